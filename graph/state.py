@@ -1,0 +1,28 @@
+"""The graph state of one thread, kept by the checkpointer between turns."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict
+
+
+class AgentState(TypedDict, total=False):
+    """State of one thread.
+
+    - ``messages``: the transcript (working memory), merged by ``add_messages``.
+    - ``memories``: the facts injected this turn (dicts from ``ScoredFact.as_dict``).
+    - ``proposals``: validated, reconciled proposals awaiting approval (``Proposal`` dicts).
+    - ``dropped``: proposals dropped by validation or reconcile this turn, with the reason.
+    - ``decisions``: one per proposal: ``{"proposal_id", "action", "content"?, "decided_by"}``.
+    - ``committed``: what ``commit`` wrote this turn.
+    """
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    memories: list[dict[str, Any]]
+    proposals: list[dict[str, Any]]
+    dropped: list[dict[str, Any]]
+    decisions: list[dict[str, Any]]
+    committed: list[dict[str, Any]]

@@ -1,0 +1,225 @@
+"""``MemoryAgent``: the compiled graph on its stores, with input checks, for the CLI, evals and notebooks.
+
+>>> agent = MemoryAgent.open(Settings(data_dir="/tmp/demo"))          # doctest: +SKIP
+>>> result = agent.turn("alice", "I'm vegetarian.", thread_id="t1")    # doctest: +SKIP
+>>> result.pending                  # proposals waiting at the approval interrupt  # doctest: +SKIP
+>>> agent.resume("alice", "t1", "approve")                             # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.types import Command
+
+from graph.builder import build_graph
+from graph.context import AgentContext
+from memory_agent.embeddings import EmbedderInfo, load_embedder
+from memory_agent.memory import LongTermMemory
+from memory_agent.models import load_chat_model
+from memory_agent.retrieval import RetrievalConfig
+from memory_agent.settings import Settings
+from nodes.human_approval import parse_decisions
+from stores.chroma_store import ChromaFactIndex, make_chroma_client
+from stores.data_dir import DataDir
+from stores.sql_store import SQLiteFactLedger
+
+
+class InputError(ValueError):
+    """A user message or id the agent will not take (the message says what to do)."""
+
+
+class PendingApprovalError(RuntimeError):
+    """The thread waits at an approval; answer it (``resume``) before sending a new message."""
+
+
+@dataclass
+class TurnResult:
+    """What one run (a turn or a resume) produced.
+
+    - ``answer``: the assistant's reply ('' for a resume).
+    - ``memories``: injected memories (dicts with id, kind, content, score).
+    - ``pending``: proposals waiting for approval (empty when the run finished).
+    - ``dropped``: proposals dropped by validation or reconcile, with reasons.
+    - ``committed``: what ``commit`` wrote.
+    - ``node_seconds``: wall-clock seconds per node that ran.
+    """
+
+    answer: str = ""
+    memories: list[dict] = field(default_factory=list)
+    pending: list[dict] = field(default_factory=list)
+    dropped: list[dict] = field(default_factory=list)
+    committed: list[dict] = field(default_factory=list)
+    node_seconds: dict[str, float] = field(default_factory=dict)
+
+
+def checkpoint_thread_id(user_id: str, thread_id: str) -> str:
+    """The checkpointer's thread id: the user's thread id namespaced by a hash of the user id,
+    so one user can never open another user's transcript by guessing a thread name."""
+    return hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:16] + ":" + thread_id
+
+
+class MemoryAgent:
+    """The agent graph with its checkpointer and long-term memory.
+
+    Build with :meth:`open` (embedded defaults from :class:`Settings`) or pass the parts.
+    """
+
+    def __init__(self, memory: LongTermMemory, model, checkpointer, settings: Settings, closers=()):
+        self.memory = memory
+        self.model = model
+        self.settings = settings
+        self.checkpointer = checkpointer
+        self.graph = build_graph(memory, model, checkpointer)
+        self._closers = list(closers)
+
+    @classmethod
+    def open(cls, settings: Settings | None = None, *, model=None, embedder: EmbedderInfo | None = None) -> MemoryAgent:
+        """Open the embedded stores in ``settings.data_dir`` and build the graph.
+
+        Raises:
+            stores.data_dir.DataDirError: the folder is not writable or another process holds it.
+            stores.base.StoreError: a store is corrupt or down.
+            memory_agent.models.ModelError: the chat model cannot be built.
+            ValueError: unknown embedder.
+        """
+        settings = settings or Settings()
+        model = model if model is not None else load_chat_model(settings.model, base_url=settings.openai_base_url)
+        embedder = embedder or load_embedder(settings.embedder, openai_base_url=settings.openai_base_url)
+        data = DataDir(settings.data_dir)
+        try:
+            ledger = SQLiteFactLedger(data.sqlite_path)
+            conn = sqlite3.connect(str(data.sqlite_path), check_same_thread=False, timeout=5.0)
+            checkpointer = SqliteSaver(conn)
+            client = make_chroma_client(path=str(data.chroma_path), url=settings.chroma_url)
+        except Exception:
+            data.close()
+            raise
+        index = ChromaFactIndex(client, embedder.name, embedder.dimension)
+        memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig(top_k=settings.top_k))
+        return cls(memory, model, checkpointer, settings, closers=[conn.close, ledger.close, data.close])
+
+    def close(self) -> None:
+        """Close the stores and release the data folder."""
+        for close in self._closers:
+            close()
+        self._closers = []
+
+    def __enter__(self) -> MemoryAgent:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------------------------
+    def _context(self, user_id: str, now: datetime | None, approval: str | None, memory: bool) -> AgentContext:
+        if not isinstance(user_id, str) or not user_id.strip():
+            raise InputError("The user id is empty: pass a non-blank user id, e.g. --user alice@example.com")
+        return AgentContext(user_id=user_id, now=now, approval=approval or self.settings.approval,
+                            memory_enabled=memory)
+
+    def _config(self, user_id: str, thread_id: str) -> dict:
+        return {"configurable": {"thread_id": checkpoint_thread_id(user_id, thread_id)}}
+
+    def check_message(self, text: str) -> str:
+        """Return the message stripped, or raise :class:`InputError` (empty, or over the cap)."""
+        if not isinstance(text, str) or not text.strip():
+            raise InputError("The message is empty: type something to send.")
+        if len(text) > self.settings.max_message_chars:
+            raise InputError(
+                f"The message has {len(text):,} characters; the limit is {self.settings.max_message_chars:,} "
+                "(MEMORY_AGENT_MAX_MESSAGE_CHARS). Shorten it or split it."
+            )
+        return text.strip()
+
+    def pending(self, user_id: str, thread_id: str) -> list[dict]:
+        """Proposals waiting at this thread's approval interrupt ([] when none)."""
+        snapshot = self.graph.get_state(self._config(user_id, thread_id))
+        for intr in snapshot.interrupts or ():
+            if isinstance(intr.value, dict) and "proposals" in intr.value:
+                return list(intr.value["proposals"])
+        return []
+
+    def stream_turn(
+        self, user_id: str, text: str, *, thread_id: str | None = None, now: datetime | None = None,
+        approval: str | None = None, memory: bool = True,
+    ) -> Iterator[tuple[str, dict, float]]:
+        """Run one turn and yield ``(node, update, seconds)`` as each node finishes.
+
+        Raises:
+            InputError: empty or oversized message, blank user id.
+            PendingApprovalError: the thread waits at an approval (resume it first).
+        """
+        ctx = self._context(user_id, now, approval, memory)
+        text = self.check_message(text)
+        thread_id = thread_id or uuid.uuid4().hex
+        if self.pending(user_id, thread_id):
+            raise PendingApprovalError(
+                f"Thread {thread_id!r} waits for an approval; answer it before sending a new message."
+            )
+        self.memory.ledger.remember_thread(user_id, checkpoint_thread_id(user_id, thread_id), ctx.clock())
+        yield from self._stream({"messages": [HumanMessage(content=text, id=uuid.uuid4().hex)]},
+                                self._config(user_id, thread_id), ctx)
+
+    def _stream(self, payload, config, ctx) -> Iterator[tuple[str, dict, float]]:
+        last = time.perf_counter()
+        for chunk in self.graph.stream(payload, config=config, context=ctx, stream_mode="updates"):
+            now = time.perf_counter()
+            for node, update in chunk.items():
+                yield node, update if isinstance(update, dict) else {"value": update}, now - last
+            last = now
+
+    def _collect(self, events, result: TurnResult) -> TurnResult:
+        for node, update, seconds in events:
+            if node.startswith("__"):
+                continue
+            result.node_seconds[node] = result.node_seconds.get(node, 0.0) + seconds
+            if node == "answer":
+                msgs = [m for m in update.get("messages", []) if isinstance(m, AIMessage)]
+                result.answer = msgs[-1].content if msgs else ""
+            elif node == "load_memory":
+                result.memories = update.get("memories", [])
+            elif node == "propose_facts":
+                result.dropped = update.get("dropped", [])
+            elif node == "commit":
+                result.committed = update.get("committed", [])
+        return result
+
+    def turn(self, user_id: str, text: str, *, thread_id: str | None = None, now: datetime | None = None,
+             approval: str | None = None, memory: bool = True) -> TurnResult:
+        """Run one turn to its end or to the approval interrupt. See :meth:`stream_turn`."""
+        thread_id = thread_id or uuid.uuid4().hex
+        result = self._collect(self.stream_turn(user_id, text, thread_id=thread_id, now=now, approval=approval,
+                                                memory=memory), TurnResult())
+        result.pending = self.pending(user_id, thread_id)
+        return result
+
+    def resume(self, user_id: str, thread_id: str, decisions: Any, *, now: datetime | None = None,
+               approval: str | None = None) -> TurnResult:
+        """Answer the pending approval of a thread (see ``nodes.human_approval`` for the value).
+
+        Raises:
+            InputError: nothing is pending in this thread.
+            ValueError: a malformed decision (the thread stays at the approval).
+        """
+        ctx = self._context(user_id, now, approval, True)
+        if not self.pending(user_id, thread_id):
+            raise InputError(f"Thread {thread_id!r} has no pending approval.")
+        parse_decisions(decisions, self.pending(user_id, thread_id))  # raises before anything runs
+        result = self._collect(self._stream(Command(resume=decisions), self._config(user_id, thread_id), ctx),
+                               TurnResult())
+        result.pending = self.pending(user_id, thread_id)
+        return result
+
+    def transcript(self, user_id: str, thread_id: str) -> list:
+        """The thread's messages (working memory) from the checkpointer."""
+        return list(self.graph.get_state(self._config(user_id, thread_id)).values.get("messages", []))

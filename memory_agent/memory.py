@@ -1,0 +1,234 @@
+"""Long-term memory: the one object the nodes, the CLI and the evals use for facts.
+
+It joins a :class:`stores.base.FactIndex` (live facts with embeddings), a
+:class:`stores.base.FactLedger` (every fact, the audit log) and an embedder. Reads:
+:meth:`retrieve`, :meth:`live`, :meth:`show`, :meth:`history`. Planning (no writes):
+:meth:`plan`. Writes (only the ``commit`` node calls it): :meth:`apply`.
+
+Write order in :meth:`apply` keeps the two stores in agreement and never loses the new fact
+of a contradiction: the new fact goes to the ledger and the live index first; only then is
+the old one marked superseded in the ledger and removed from the live index; the audit row
+comes last. Every id is deterministic, so a retried commit writes nothing twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from langchain_core.embeddings import Embeddings
+from langchain_core.messages import BaseMessage
+
+from memory_agent.facts import Fact, Proposal, ProposedFact, Source, stable_id
+from memory_agent.reconcile import ReconcileConfig, reconcile
+from memory_agent.retrieval import RetrievalConfig, ScoredFact, rank
+from memory_agent.validation import check_proposal
+from stores.base import FactIndex, FactLedger
+
+RISKY_KINDS = frozenset({"constraint"})
+
+
+class LongTermMemory:
+    """Facts of many users, each call scoped to one ``user_id``.
+
+    Args:
+        index: live facts with embeddings (default :class:`stores.chroma_store.ChromaFactIndex`).
+        ledger: every fact and the audit log (default :class:`stores.sql_store.SQLiteFactLedger`).
+        embeddings: a LangChain ``Embeddings`` (default all-MiniLM-L6-v2).
+        retrieval: ranking knobs; ``reconcile_config``: reconcile thresholds.
+    """
+
+    def __init__(
+        self,
+        index: FactIndex,
+        ledger: FactLedger,
+        embeddings: Embeddings,
+        retrieval: RetrievalConfig = RetrievalConfig(),
+        reconcile_config: ReconcileConfig = ReconcileConfig(),
+    ):
+        self.index = index
+        self.ledger = ledger
+        self.embeddings = embeddings
+        self.retrieval = retrieval
+        self.reconcile_config = reconcile_config
+
+    # ---- reads -------------------------------------------------------------------------
+    def retrieve(self, user_id: str, query: str, now: datetime, top_k: int | None = None) -> list[ScoredFact]:
+        """The user's most relevant live facts for ``query`` at clock ``now`` (best first, ≤ top-k)."""
+        config = self.retrieval if top_k is None else _replace(self.retrieval, top_k=top_k)
+        embedding = self.embeddings.embed_query(query)
+        candidates = self.index.query(user_id, embedding, config.candidates)
+        return rank(candidates, now, config)
+
+    def live(self, user_id: str) -> list[Fact]:
+        """The user's live facts, oldest first (from the live index)."""
+        return self.index.list(user_id)
+
+    def show(self, user_id: str, fact_id: str) -> Fact | None:
+        """One fact of this user (any status) with its provenance, or ``None``."""
+        return self.ledger.get_fact(user_id, fact_id)
+
+    def history(self, user_id: str, fact_id: str) -> list[Fact]:
+        """The supersede chain through ``fact_id``: oldest version first, newest last."""
+        fact = self.ledger.get_fact(user_id, fact_id)
+        if fact is None:
+            return []
+        chain = [fact]
+        seen = {fact.id}
+        back = fact
+        while back.supersedes and back.supersedes not in seen:
+            back = self.ledger.get_fact(user_id, back.supersedes)
+            if back is None:
+                break
+            chain.insert(0, back)
+            seen.add(back.id)
+        fwd = fact
+        while fwd.superseded_by and fwd.superseded_by not in seen:
+            fwd = self.ledger.get_fact(user_id, fwd.superseded_by)
+            if fwd is None:
+                break
+            chain.append(fwd)
+            seen.add(fwd.id)
+        return chain
+
+    # ---- planning (no writes) ------------------------------------------------------------
+    def plan(
+        self,
+        user_id: str,
+        thread_id: str,
+        proposed: Sequence[ProposedFact],
+        messages: Sequence[BaseMessage],
+    ) -> tuple[list[Proposal], list[dict[str, Any]]]:
+        """Validate and reconcile model proposals; nothing is written.
+
+        Returns ``(proposals, dropped)``: proposals to show for approval (ADD/UPDATE/RETRACT) and
+        dropped items ``{"proposal": dict, "id": str, "decision": "invalid"|"noop"|"drop", "reason": str}``.
+        """
+        proposals: list[Proposal] = []
+        dropped: list[dict[str, Any]] = []
+        planned: set[str] = set()
+        for i, p in enumerate(proposed):
+            pid = stable_id(user_id, thread_id, ",".join(p.message_ids), str(i), p.content, prefix="p_")
+            verdict = check_proposal(p, messages)
+            if not verdict.ok:
+                dropped.append({"id": pid, "proposal": p.model_dump(), "decision": "invalid", "reason": verdict.reason})
+                continue
+            embedding = self.embeddings.embed_query(f"{p.topic}: {p.content}" if p.topic else p.content)
+            neighbours = self.index.query(user_id, embedding, 10)
+            decision = reconcile(p, neighbours, self.reconcile_config)
+            target = decision.target
+            if decision.operation in ("NOOP", "DROP") or (target is not None and target.id in planned):
+                dropped.append({"id": pid, "proposal": p.model_dump(), "decision": decision.operation.lower(),
+                                "reason": decision.reason or "already planned in this turn",
+                                "target_id": target.id if target else None})
+                continue
+            if target is not None:
+                planned.add(target.id)
+            risky = (
+                decision.operation in ("UPDATE", "RETRACT")
+                or p.kind in RISKY_KINDS
+                or verdict.sensitivity == "restricted"
+            )
+            proposals.append(Proposal(
+                id=pid, operation=decision.operation, kind=p.kind,
+                content=p.content.strip() if decision.operation != "RETRACT" else target.content,
+                topic=p.topic.strip(), source=Source(thread_id=thread_id, message_ids=list(p.message_ids)),
+                evidence=p.evidence.strip(), confidence=p.confidence, importance=p.importance,
+                sensitivity=verdict.sensitivity, target_id=target.id if target else None,
+                target_content=target.content if target else None, risky=risky, reason=decision.reason,
+            ))
+        return proposals, dropped
+
+    # ---- the one writer ------------------------------------------------------------------
+    def apply(
+        self, user_id: str, proposal: Proposal, action: str, now: datetime,
+        decided_by: str, content: str | None = None,
+    ) -> dict[str, Any]:
+        """Carry out a decision on one proposal (``action``: approve | edit | reject).
+
+        Idempotent: the fact id derives from the proposal id, so applying the same decision
+        twice writes each row once. Returns a summary ``{"proposal_id", "operation", "action",
+        "fact_id", "target_id", "written"}``.
+
+        Raises:
+            ValueError: unknown action, or an edit with empty content.
+        """
+        if action not in ("approve", "edit", "reject"):
+            raise ValueError(f"Unknown decision {action!r}: use approve, edit or reject")
+        if action == "edit":
+            if not content or not content.strip():
+                raise ValueError("An edit needs the new content")
+            proposal = proposal.model_copy(update={"content": content.strip()})
+        fact_id = "f_" + proposal.id.removeprefix("p_")
+        summary = {"proposal_id": proposal.id, "operation": proposal.operation, "action": action,
+                   "content": proposal.content, "fact_id": None, "target_id": proposal.target_id, "written": False}
+        audit = {
+            "id": f"a_{proposal.id}", "user_id": user_id, "thread_id": proposal.source.thread_id, "at": now,
+            "operation": proposal.operation, "kind": proposal.kind, "content": proposal.content,
+            "evidence": proposal.evidence, "decision": {"approve": "approved", "edit": "edited"}.get(action, "rejected"),
+            "decided_by": decided_by, "reason": proposal.reason, "target_id": proposal.target_id,
+            "proposal": proposal.model_dump(mode="json"),
+        }
+        if action == "reject":
+            summary["written"] = self.ledger.audit(audit)
+            return summary
+
+        if proposal.operation == "RETRACT":
+            written = self._end(user_id, proposal.target_id, "retracted", now, None)
+            audit["fact_id"] = proposal.target_id
+            summary.update(fact_id=proposal.target_id, written=self.ledger.audit(audit) or written)
+            return summary
+
+        existing = self.ledger.get_fact(user_id, fact_id)
+        written = False
+        if existing is None:
+            fact = Fact(
+                id=fact_id, user_id=user_id, kind=proposal.kind, content=proposal.content, topic=proposal.topic,
+                source=proposal.source, evidence=proposal.evidence, confidence=proposal.confidence,
+                importance=proposal.importance, sensitivity=proposal.sensitivity, created_at=now, updated_at=now,
+                supersedes=proposal.target_id if proposal.operation == "UPDATE" else None,
+            )
+            self.ledger.save_fact(fact)
+            self.index.upsert(user_id, [fact], self.embeddings.embed_documents([fact.index_text]))
+            written = True
+        if proposal.operation == "UPDATE" and proposal.target_id:
+            written = self._end(user_id, proposal.target_id, "superseded", now, fact_id) or written
+        audit["fact_id"] = fact_id
+        written = self.ledger.audit(audit) or written
+        summary.update(fact_id=fact_id, written=written)
+        return summary
+
+    def record_dropped(self, user_id: str, thread_id: str, item: dict[str, Any], now: datetime) -> bool:
+        """Audit a proposal that never reached approval (invalid, NOOP, nothing to retract)."""
+        p = item["proposal"]
+        return self.ledger.audit({
+            "id": f"a_{item['id']}", "user_id": user_id, "thread_id": thread_id, "at": now,
+            "operation": item["decision"].upper(), "kind": p.get("kind"), "content": p.get("content"),
+            "evidence": p.get("evidence"), "decision": "dropped", "decided_by": "validation",
+            "reason": item.get("reason", ""), "target_id": item.get("target_id"), "proposal": p,
+        })
+
+    def touch(self, user_id: str, fact_ids: Sequence[str], now: datetime) -> None:
+        """Record that these facts were injected at ``now`` (last-used, use count)."""
+        if fact_ids:
+            self.ledger.touch(user_id, fact_ids, now)
+
+    def _end(self, user_id: str, fact_id: str | None, status: str, now: datetime, by: str | None) -> bool:
+        """Mark a fact superseded/retracted in the ledger, then remove it from the live index."""
+        if not fact_id:
+            return False
+        old = self.ledger.get_fact(user_id, fact_id)
+        if old is None or old.status == status:
+            self.index.delete(user_id, [fact_id])
+            return False
+        old = old.model_copy(update={"status": status, "updated_at": now, "superseded_by": by})
+        self.ledger.save_fact(old)
+        self.index.delete(user_id, [fact_id])
+        return True
+
+
+def _replace(config: RetrievalConfig, **changes) -> RetrievalConfig:
+    from dataclasses import replace
+
+    return replace(config, **changes)

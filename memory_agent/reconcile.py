@@ -1,0 +1,90 @@
+"""Reconcile one validated proposal against the user's live facts: ADD, NOOP, UPDATE or RETRACT.
+
+Decided by code, from the proposal's nearest live facts (cosine similarity of their embedded
+``"topic: content"`` texts) and the slot (``topic``) the proposal fills:
+
+- **NOOP**: the same content (normalised) or a close paraphrase: similarity ≥ ``noop_similarity``.
+- **UPDATE**: a live fact of the same topic that the new one contradicts or refines — same topic
+  and (a change word such as "now", "moved", "switched", "no longer" in the evidence, or
+  similarity ≥ ``update_similarity``); or, across topics, a change word and similarity ≥
+  ``update_similarity_any_topic``. The old fact is superseded, never deleted.
+- **RETRACT**: the model marked the proposal ``retract``; the target is the live fact of the same
+  topic, else the most similar one above ``retract_similarity``. No target → dropped.
+- **ADD** otherwise.
+
+Thresholds are for all-MiniLM-L6-v2 and were set on this project's example scenarios; a person
+still approves every UPDATE and RETRACT (they are flagged risky).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memory_agent.facts import Fact, ProposedFact
+from memory_agent.retrieval import similarity_from_distance
+from memory_agent.validation import normalise
+
+_CHANGE = re.compile(
+    r"\b(now|moved|switched|changed|no longer|not anymore|any ?more|instead|update|replaced|migrated|"
+    r"from now|these days|actually|new)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class ReconcileConfig:
+    """Similarity thresholds (0–1 cosine similarity) for reconcile decisions."""
+
+    noop_similarity: float = 0.9
+    update_similarity: float = 0.55
+    update_similarity_any_topic: float = 0.7
+    retract_similarity: float = 0.45
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What reconcile decided: ``operation`` and, for UPDATE/RETRACT/NOOP, the live ``target``."""
+
+    operation: str
+    target: Fact | None = None
+    reason: str = ""
+
+
+def _same_topic(a: str, b: str) -> bool:
+    return bool(a) and normalise(a) == normalise(b)
+
+
+def reconcile(
+    proposal: ProposedFact, neighbours: Sequence[tuple[Fact, float]], config: ReconcileConfig = ReconcileConfig()
+) -> Decision:
+    """Decide the operation for ``proposal`` given its nearest live facts ``(fact, cosine distance)``.
+
+    Returns a :class:`Decision`; ``operation`` is one of ADD, NOOP, UPDATE, RETRACT, or DROP
+    (a retraction with nothing live to retract).
+    """
+    scored = sorted(
+        ((f, similarity_from_distance(d)) for f, d in neighbours if f.status == "confirmed"),
+        key=lambda x: x[1],
+        reverse=True,
+    )
+    if proposal.operation == "retract":
+        same = [(f, s) for f, s in scored if _same_topic(proposal.topic, f.topic)]
+        if same:
+            return Decision("RETRACT", same[0][0], "same topic")
+        if scored and scored[0][1] >= config.retract_similarity:
+            return Decision("RETRACT", scored[0][0], f"similarity {scored[0][1]:.2f}")
+        return Decision("DROP", None, "nothing live matches what the user asked to forget")
+
+    content = normalise(proposal.content)
+    for fact, sim in scored:
+        if normalise(fact.content) == content or sim >= config.noop_similarity:
+            return Decision("NOOP", fact, f"already known (similarity {sim:.2f})")
+    change = bool(_CHANGE.search(proposal.evidence or ""))
+    for fact, sim in scored:
+        if _same_topic(proposal.topic, fact.topic) and (change or sim >= config.update_similarity):
+            return Decision("UPDATE", fact, f"same topic '{fact.topic}', similarity {sim:.2f}")
+    if change and scored and scored[0][1] >= config.update_similarity_any_topic:
+        return Decision("UPDATE", scored[0][0], f"change of a similar fact ({scored[0][1]:.2f})")
+    return Decision("ADD")

@@ -1,0 +1,139 @@
+"""Code checks on every proposal, before a person sees it.
+
+The model proposes; these rules decide what may even be shown for approval. A proposal is
+rejected, with the reason recorded in the audit log, when it is:
+
+- **ungrounded**: it cites no message, a message that is not in this thread, or one not written
+  by the user; or its evidence does not occur in those messages (whitespace and case normalised);
+- **an instruction to the agent** ("from now on…", "ignore previous…", rules for other people,
+  prices, discounts, refunds, credit, permissions, secrets). Presentation preferences about the
+  user's own answers ("always answer in German") stay allowed;
+- **a guess or chatter**: hedged ("might", "maybe", "someday"), a question, empty, or over the
+  length cap;
+- **sensitive data said in passing** (health, religion, politics, sexual life, precise location,
+  finances) unless the user explicitly asked to remember it, in which case it is kept and
+  marked ``restricted``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from langchain_core.messages import BaseMessage, HumanMessage
+
+from memory_agent.facts import ProposedFact
+
+MAX_CONTENT_CHARS = 300
+
+_INSTRUCTION = re.compile(
+    r"\b(from now on|ignore (all |any |the )?(previous|prior|above|earlier)|disregard|system prompt|"
+    r"you (must|should|shall|are to|will) (always|never|now)|new instructions?|override|jailbreak|"
+    r"pretend (to be|you are)|act as)\b",
+    re.IGNORECASE,
+)
+_MONEY_OR_POWER = re.compile(
+    r"\b(discounts?|refunds?|credits?|coupons?|vouchers?|prices?|pricing|free of charge|for free|"
+    r"permissions?|admin(istrator)?|access rights?|passwords?|secrets?|api[ -]?keys?|tokens?|"
+    r"privileges?|waive|fees?)\b",
+    re.IGNORECASE,
+)
+_THIRD_PARTY_RULE = re.compile(
+    r"\b(always|never|every time)\b.*\b(customers?|everyone|every(body| user)|all users|other users|"
+    r"anyone|people|clients?|them)\b",
+    re.IGNORECASE,
+)
+_HEDGE = re.compile(
+    r"\b(might|maybe|perhaps|someday|some day|who knows|not sure|probably|possibly|thinking about|"
+    r"considering|wondering)\b",
+    re.IGNORECASE,
+)
+_SENSITIVE = re.compile(
+    r"\b(diabet\w*|depress\w*|cancer|hiv|pregnan\w*|medication|therapy|therapist|diagnos\w*|disorder|"
+    r"religio\w*|christian|muslim|jewish|hindu|buddhist|atheist|church|mosque|synagogue|"
+    r"vote[ds]?|voting|democrat\w*|republican\w*|political|"
+    r"sexual\w*|gay|lesbian|bisexual|"
+    r"salary|bank account|iban|credit card|debts?|mortgage|net worth|"
+    r"\d+\s+\w+\s+(street|st\.|avenue|ave\.|road|rd\.)|postcode|zip code)\b",
+    re.IGNORECASE,
+)
+_EXPLICIT_REMEMBER = re.compile(r"\b(remember|keep in mind|note that|don't forget)\b", re.IGNORECASE)
+
+
+def normalise(text: str) -> str:
+    """Case-folded text with runs of whitespace collapsed to one space."""
+    return " ".join(text.casefold().split())
+
+
+@dataclass
+class Verdict:
+    """The result of :func:`check_proposal`: ``ok`` and, when not ok, the ``reason``.
+
+    ``sensitivity`` is the value to store (a sensitive fact the user asked to keep becomes
+    ``restricted``).
+    """
+
+    ok: bool
+    reason: str = ""
+    sensitivity: str = "common"
+
+
+def instruction_reason(text: str) -> str | None:
+    """Why ``text`` reads as an instruction to the agent, or ``None`` when it does not."""
+    if _INSTRUCTION.search(text):
+        return "reads as an instruction to the agent"
+    if _MONEY_OR_POWER.search(text):
+        return "mentions prices, discounts, refunds, credit, permissions or secrets"
+    if _THIRD_PARTY_RULE.search(text):
+        return "sets a rule for how the agent treats other people"
+    return None
+
+
+def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage]) -> Verdict:
+    """Validate one model proposal against the thread's messages.
+
+    Args:
+        proposal: what the model proposed.
+        messages: the thread's messages (the proposal may cite only ``HumanMessage`` ids among them).
+
+    Returns:
+        A :class:`Verdict`; it never raises on bad model output.
+    """
+    content = (proposal.content or "").strip()
+    evidence = (proposal.evidence or "").strip()
+    if not content:
+        return Verdict(False, "empty content")
+    if len(content) > MAX_CONTENT_CHARS:
+        return Verdict(False, f"content longer than {MAX_CONTENT_CHARS} characters")
+    if not proposal.message_ids:
+        return Verdict(False, "cites no message")
+    by_id = {m.id: m for m in messages if m.id}
+    cited = []
+    for mid in proposal.message_ids:
+        msg = by_id.get(mid)
+        if msg is None:
+            return Verdict(False, f"cites message {mid!r}, which is not in this thread")
+        if not isinstance(msg, HumanMessage):
+            return Verdict(False, f"cites message {mid!r}, which the user did not write")
+        cited.append(msg.content if isinstance(msg.content, str) else str(msg.content))
+    if not evidence:
+        return Verdict(False, "gives no evidence")
+    if normalise(evidence) not in normalise(" ".join(cited)):
+        return Verdict(False, "its evidence does not occur in the cited user message")
+    if proposal.operation == "retract":
+        return Verdict(True)
+    for text in (evidence, content):
+        reason = instruction_reason(text)
+        if reason:
+            return Verdict(False, reason)
+    if evidence.rstrip().endswith("?"):
+        return Verdict(False, "a question, not a statement")
+    if _HEDGE.search(evidence):
+        return Verdict(False, "a guess or plan the user is unsure about")
+    sensitive = proposal.sensitivity == "restricted" or bool(_SENSITIVE.search(evidence) or _SENSITIVE.search(content))
+    if sensitive:
+        if not any(_EXPLICIT_REMEMBER.search(c) for c in cited):
+            return Verdict(False, "sensitive data said in passing (ask explicitly to have it remembered)")
+        return Verdict(True, sensitivity="restricted")
+    return Verdict(True)

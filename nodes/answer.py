@@ -1,0 +1,49 @@
+"""``answer``: reply to the user, with the injected memories as one fenced, labelled data block."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+from graph.context import AgentContext
+from graph.state import AgentState
+from prompts import load_prompt
+
+MAX_HISTORY_MESSAGES = 20
+
+
+def format_memory_block(memories: Sequence[dict]) -> str:
+    """The memory block (``prompts/memory_block.md``) for injected memories.
+
+    One line per memory: ``- [kind] content (since YYYY-MM-DD)``. Content is HTML-escaped and
+    put on one line, so a stored fact that contains ``</memories>`` cannot close the fence.
+    """
+    lines = []
+    for m in memories:
+        content = html.escape(" ".join(str(m["content"]).split()), quote=False)
+        since = str(m.get("updated_at", ""))[:10]
+        lines.append(f"- [{m['kind']}] {content}" + (f" (since {since})" if since else ""))
+    return load_prompt("memory_block").replace("{memories}", "\n".join(lines))
+
+
+def make_answer(model: BaseChatModel):
+    """Build the node: system prompt + memory block (if any) + the last 20 messages → one reply.
+
+    State out: ``messages`` gains one ``AIMessage``. Model errors propagate (the turn fails,
+    nothing is written, the thread stays as it was before the turn's nodes ran).
+    """
+
+    def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+        prompt = [SystemMessage(load_prompt("system"))]
+        if state.get("memories"):
+            prompt.append(SystemMessage(format_memory_block(state["memories"])))
+        prompt.extend(state.get("messages", [])[-MAX_HISTORY_MESSAGES:])
+        reply = model.invoke(prompt)
+        text = reply.content if isinstance(reply.content, str) else str(reply.content)
+        return {"messages": [AIMessage(content=text)]}
+
+    return answer

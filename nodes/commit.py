@@ -1,0 +1,42 @@
+"""``commit``: the only writer of long-term memory and the audit log."""
+
+from __future__ import annotations
+
+from langgraph.config import get_config
+from langgraph.runtime import Runtime
+
+from graph.context import AgentContext
+from graph.state import AgentState
+from memory_agent.facts import Proposal
+from memory_agent.memory import LongTermMemory
+
+
+def make_commit(memory: LongTermMemory):
+    """Build the node.
+
+    Applies each decision (ADD, UPDATE → supersede, RETRACT), audits proposals dropped
+    before approval, records the thread under the user and bumps last-used/use count of the
+    injected memories. Ids are deterministic, so a re-run writes nothing twice.
+    State out: ``committed`` (one summary per decision).
+    """
+
+    def commit(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+        ctx = runtime.context
+        now = ctx.clock()
+        thread_id = str(get_config()["configurable"].get("thread_id", ""))
+        if not ctx.memory_enabled:
+            return {"committed": []}
+        memory.ledger.remember_thread(ctx.user_id, thread_id, now)
+        proposals = {p["id"]: Proposal.model_validate(p) for p in state.get("proposals") or []}
+        results = []
+        for d in state.get("decisions") or []:
+            proposal = proposals.get(d["proposal_id"])
+            if proposal is None:
+                continue
+            results.append(memory.apply(ctx.user_id, proposal, d["action"], now, d["decided_by"], d.get("content")))
+        for item in state.get("dropped") or []:
+            memory.record_dropped(ctx.user_id, thread_id, item, now)
+        memory.touch(ctx.user_id, [m["id"] for m in state.get("memories") or []], now)
+        return {"committed": results}
+
+    return commit

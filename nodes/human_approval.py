@@ -1,0 +1,90 @@
+"""``human_approval``: pause the graph with ``interrupt()`` so a person approves, edits or rejects.
+
+The interrupt value is ``{"proposals": [Proposal dicts]}`` (operation, kind, content, source,
+evidence, risky, and for UPDATE/RETRACT the target). Resume with
+``Command(resume=...)`` where the value is one of:
+
+- ``"approve"`` or ``"reject"``: the same decision for every proposal;
+- a list ``[{"proposal_id": str, "action": "approve"|"edit"|"reject", "content": str}]``
+  (``content`` only for edit), or ``{"decisions": that list}``;
+- a dict ``{proposal_id: "approve" | "reject" | {"action": "edit", "content": str}}``.
+
+A proposal with no decision is rejected. This node has no side effect before the interrupt,
+so re-running it on resume writes nothing twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+
+from graph.context import AgentContext
+from graph.state import AgentState
+
+ACTIONS = ("approve", "edit", "reject")
+
+
+def parse_decisions(value: Any, proposals: list[dict], decided_by: str = "user") -> list[dict]:
+    """Turn a resume value into one decision per proposal.
+
+    Raises:
+        ValueError: an unknown action, an edit without content, or an unknown proposal id.
+    """
+    ids = [p["id"] for p in proposals]
+    by_id: dict[str, dict] = {}
+    if isinstance(value, str):
+        if value not in ("approve", "reject"):
+            raise ValueError(f"Resume with 'approve', 'reject' or a list of decisions, not {value!r}")
+        by_id = {pid: {"action": value} for pid in ids}
+    else:
+        if isinstance(value, dict) and "decisions" in value:
+            value = value["decisions"]
+        if isinstance(value, dict):
+            value = [{"proposal_id": k, **(v if isinstance(v, dict) else {"action": v})} for k, v in value.items()]
+        if not isinstance(value, list):
+            raise ValueError("Resume value must be 'approve', 'reject', a list or a dict of decisions")
+        for d in value:
+            pid = d.get("proposal_id")
+            if pid not in ids:
+                raise ValueError(f"Unknown proposal id {pid!r}; pending: {ids}")
+            by_id[pid] = d
+    decisions = []
+    for pid in ids:
+        d = by_id.get(pid, {"action": "reject", "reason": "no decision given"})
+        action = d.get("action")
+        if action not in ACTIONS:
+            raise ValueError(f"Unknown action {action!r} for {pid}: use approve, edit or reject")
+        if action == "edit" and not str(d.get("content") or "").strip():
+            raise ValueError(f"Edit of {pid} needs non-empty 'content'")
+        decisions.append({"proposal_id": pid, "action": action, "content": d.get("content"),
+                          "decided_by": d.get("decided_by", decided_by)})
+    return decisions
+
+
+def needs_person(proposal: dict, mode: str) -> bool:
+    """Whether ``proposal`` must be asked about under approval ``mode``."""
+    if mode == "never":
+        return False
+    if mode == "risky-only":
+        return bool(proposal.get("risky"))
+    return True
+
+
+def make_human_approval():
+    """Build the node. State in: ``proposals``. State out: ``decisions``."""
+
+    def human_approval(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+        proposals = state.get("proposals") or []
+        mode = runtime.context.approval
+        auto = [p for p in proposals if not needs_person(p, mode)]
+        ask = [p for p in proposals if needs_person(p, mode)]
+        decisions = [{"proposal_id": p["id"], "action": "approve", "content": None, "decided_by": f"auto ({mode})"}
+                     for p in auto]
+        if ask:
+            answer = interrupt({"proposals": ask})
+            decisions += parse_decisions(answer, ask)
+        return {"decisions": decisions}
+
+    return human_approval

@@ -1,0 +1,75 @@
+"""The small interfaces the memory pipeline talks to, so a store can be swapped in one place.
+
+- :class:`FactIndex`: the *live* facts of each user with their embeddings (default: Chroma,
+  one collection per user). Every method takes the ``user_id``; an implementation must scope
+  the call to that user inside the store (its own collection or key), never by filtering
+  results afterwards.
+- :class:`FactLedger`: every fact ever committed (live and not), the audit log, and the
+  user → threads index (default: SQLite).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+from memory_agent.facts import Fact
+
+
+class StoreError(RuntimeError):
+    """A store cannot be used (down, corrupt, or opened with the wrong embedder)."""
+
+
+class EmbedderMismatchError(StoreError):
+    """A collection was written with a different embedder than the one now configured."""
+
+
+class FactIndex(Protocol):
+    """Live facts of each user, searchable by embedding (cosine distance)."""
+
+    def upsert(self, user_id: str, facts: Sequence[Fact], embeddings: Sequence[Sequence[float]]) -> None:
+        """Insert or replace facts (same id → replaced, so a retried write is idempotent)."""
+
+    def query(self, user_id: str, embedding: Sequence[float], n: int) -> list[tuple[Fact, float]]:
+        """The ``n`` nearest live facts with their cosine distance (0 = same direction, 2 = opposite)."""
+
+    def get(self, user_id: str, ids: Sequence[str]) -> list[Fact]:
+        """The live facts with these ids (missing ids are skipped)."""
+
+    def list(self, user_id: str) -> list[Fact]:
+        """Every live fact of the user."""
+
+    def delete(self, user_id: str, ids: Sequence[str]) -> None:
+        """Remove facts from the live set (no error for missing ids)."""
+
+    def drop_user(self, user_id: str) -> int:
+        """Remove every live fact of the user; returns how many there were."""
+
+
+class FactLedger(Protocol):
+    """Every committed fact, its status history, and the audit log."""
+
+    def save_fact(self, fact: Fact) -> None:
+        """Insert or replace the fact row keyed by ``(user_id, id)``."""
+
+    def get_fact(self, user_id: str, fact_id: str) -> Fact | None:
+        """The fact row of this user, or ``None``."""
+
+    def facts(self, user_id: str, status: str | None = None) -> list[Fact]:
+        """The user's facts, optionally only one status, oldest first."""
+
+    def touch(self, user_id: str, fact_ids: Sequence[str], at: datetime) -> None:
+        """Record that facts were injected at ``at``: set last-used, add one to the use count."""
+
+    def audit(self, row: dict[str, Any]) -> bool:
+        """Append an audit row (idempotent on ``row['id']``); True when it was new."""
+
+    def audit_rows(self, user_id: str) -> list[dict[str, Any]]:
+        """The user's audit rows, oldest first."""
+
+    def remember_thread(self, user_id: str, thread_id: str, at: datetime) -> None:
+        """Record that ``thread_id`` belongs to ``user_id``."""
+
+    def threads(self, user_id: str) -> list[str]:
+        """The user's thread ids."""

@@ -1,0 +1,187 @@
+"""Live facts in Chroma: one collection per user, cosine distance, our own embeddings.
+
+Why one collection per user: local Chroma has no metadata index, so a ``where`` filter scans
+every row of the whole database (chroma-core/chroma#7092, #4089). A per-user collection makes
+the query touch only that user's vectors, and makes isolation hold by construction: a query
+cannot reach another user's collection. Forgetting a user drops one collection.
+
+Collections are created with ``embedding_function=None`` (Chroma's default would download a
+model at run time) and ``hnsw.space = cosine``; the embedder's name and dimension are recorded
+in the collection metadata and checked on every open.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import chromadb
+
+from memory_agent.facts import Fact
+from stores.base import EmbedderMismatchError, StoreError
+
+
+def collection_name(user_id: str) -> str:
+    """The collection of ``user_id``: ``"user_"`` + the first 40 hex chars of its SHA-256.
+
+    Hashing keeps any id valid as a name (e-mail addresses, spaces, non-ASCII letters) and
+    ids that are prefixes of each other (``u1``/``u10``) apart.
+    """
+    return "user_" + hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:40]
+
+
+def _metadata(fact: Fact) -> dict:
+    """Chroma metadata for a fact. Chroma rejects ``None`` values, so absent times are omitted;
+    the whole record rides along as JSON."""
+    meta = {
+        "fact": fact.model_dump_json(),
+        "kind": fact.kind,
+        "importance": float(fact.importance),
+        "updated_at": fact.updated_at.timestamp(),
+    }
+    if fact.valid_until is not None:
+        meta["valid_until"] = fact.valid_until.timestamp()
+    return meta
+
+
+class ChromaFactIndex:
+    """:class:`stores.base.FactIndex` on a Chroma client (``PersistentClient`` or ``HttpClient``).
+
+    Args:
+        client: a Chroma client.
+        embedder_name: recorded in each collection, e.g. ``sentence-transformers/all-MiniLM-L6-v2``.
+        dimension: the embedding size, e.g. 384.
+
+    Raises:
+        EmbedderMismatchError: a user's collection was written by another embedder.
+        StoreError: Chroma cannot be reached or fails.
+    """
+
+    def __init__(self, client, embedder_name: str, dimension: int):
+        self.client = client
+        self.embedder_name = embedder_name
+        self.dimension = dimension
+        self._collections: dict[str, object] = {}
+
+    def _check(self, col, user_id: str):
+        meta = col.metadata or {}
+        if meta.get("user_id") != user_id:
+            raise StoreError(f"Collection {col.name} does not belong to this user id (hash collision?)")
+        if meta.get("embedder") != self.embedder_name or meta.get("dimension") != self.dimension:
+            raise EmbedderMismatchError(
+                f"The memories of this user were embedded with {meta.get('embedder')} "
+                f"({meta.get('dimension')} dimensions) but the configured embedder is "
+                f"{self.embedder_name} ({self.dimension}). Set the embedder back "
+                "(MEMORY_AGENT_EMBEDDER) or use a new data folder."
+            )
+        return col
+
+    def _collection(self, user_id: str, create: bool):
+        col = self._collections.get(user_id)
+        if col is not None:
+            return col
+        name = collection_name(user_id)
+        try:
+            if create:
+                col = self.client.get_or_create_collection(
+                    name,
+                    embedding_function=None,
+                    metadata={"user_id": user_id, "embedder": self.embedder_name, "dimension": self.dimension},
+                    configuration={"hnsw": {"space": "cosine"}},
+                )
+            else:
+                try:
+                    col = self.client.get_collection(name, embedding_function=None)
+                except (chromadb.errors.NotFoundError, ValueError):
+                    return None
+        except EmbedderMismatchError:
+            raise
+        except Exception as exc:  # chromadb raises many types when the store is down/corrupt
+            raise StoreError(f"Chroma is not usable: {exc}") from exc
+        self._check(col, user_id)
+        self._collections[user_id] = col
+        return col
+
+    def upsert(self, user_id: str, facts: Sequence[Fact], embeddings: Sequence[Sequence[float]]) -> None:
+        """Insert or replace live facts of ``user_id`` (each fact's ``user_id`` must match)."""
+        if not facts:
+            return
+        if any(f.user_id != user_id for f in facts):
+            raise ValueError("Every fact must belong to the user it is written for")
+        col = self._collection(user_id, create=True)
+        col.upsert(
+            ids=[f.id for f in facts],
+            embeddings=[list(e) for e in embeddings],
+            documents=[f.index_text for f in facts],
+            metadatas=[_metadata(f) for f in facts],
+        )
+
+    def query(self, user_id: str, embedding: Sequence[float], n: int) -> list[tuple[Fact, float]]:
+        """Nearest ``n`` live facts of the user as ``(fact, cosine distance)``, nearest first; no ``where``."""
+        col = self._collection(user_id, create=False)
+        if col is None:
+            return []
+        count = col.count()
+        if count == 0:
+            return []
+        res = col.query(query_embeddings=[list(embedding)], n_results=min(n, count), include=["metadatas", "distances"])
+        return [
+            (Fact.model_validate_json(m["fact"]), float(d))
+            for m, d in zip(res["metadatas"][0], res["distances"][0], strict=True)
+        ]
+
+    def get(self, user_id: str, ids: Sequence[str]) -> list[Fact]:
+        """Live facts of the user with these ids."""
+        col = self._collection(user_id, create=False)
+        if col is None or not ids:
+            return []
+        res = col.get(ids=list(ids), include=["metadatas"])
+        return [Fact.model_validate_json(m["fact"]) for m in res["metadatas"]]
+
+    def list(self, user_id: str) -> list[Fact]:
+        """Every live fact of the user, oldest first."""
+        col = self._collection(user_id, create=False)
+        if col is None:
+            return []
+        res = col.get(include=["metadatas"])
+        facts = [Fact.model_validate_json(m["fact"]) for m in res["metadatas"]]
+        return sorted(facts, key=lambda f: f.created_at)
+
+    def delete(self, user_id: str, ids: Sequence[str]) -> None:
+        """Remove facts of the user from the live collection."""
+        col = self._collection(user_id, create=False)
+        if col is not None and ids:
+            col.delete(ids=list(ids))
+
+    def drop_user(self, user_id: str) -> int:
+        """Delete the user's whole collection; returns the number of live facts it held."""
+        col = self._collection(user_id, create=False)
+        if col is None:
+            return 0
+        n = col.count()
+        self.client.delete_collection(col.name)
+        self._collections.pop(user_id, None)
+        return n
+
+
+def make_chroma_client(path: str | None = None, url: str | None = None):
+    """A Chroma client: ``HttpClient`` for ``url`` (``http://host:port``), else ``PersistentClient(path)``.
+
+    Telemetry is switched off; nothing is downloaded.
+    """
+    settings = chromadb.config.Settings(anonymized_telemetry=False)
+    if url:
+        from urllib.parse import urlparse
+
+        u = urlparse(url)
+        return chromadb.HttpClient(host=u.hostname or "localhost", port=u.port or 8000, ssl=u.scheme == "https",
+                                   settings=settings)
+    if path is None:
+        raise ValueError("Give a Chroma folder path or a server URL")
+    try:
+        return chromadb.PersistentClient(path=str(path), settings=settings)
+    except Exception as exc:
+        raise StoreError(
+            f"Cannot open the Chroma folder {path}: {exc}. If it is corrupt, move it aside; "
+            "the fact history in agent.sqlite is untouched."
+        ) from exc
