@@ -86,12 +86,17 @@ class ProposedFact(BaseModel):
     )
     kind: FactKind = Field(description="preference | project | decision | constraint | fact | event")
     content: str = Field(description="one short neutral sentence in the third person, e.g. 'The user is vegetarian.'")
-    topic: str = Field(default="", description="a short name of the slot this fact fills, e.g. 'diet', 'database', 'home city'")
+    topic: str = Field(
+        default="", description="a short name of the slot this fact fills, e.g. 'diet', 'database', 'home city'"
+    )
     message_ids: list[str] = Field(description="ids of the user message(s) this fact rests on")
     evidence: str = Field(description="the exact words of the user's message that support the fact")
     confidence: float = Field(default=0.8, ge=0.0, le=1.0, description="0-1: how sure the statement is")
     importance: float = Field(default=0.5, ge=0.0, le=1.0, description="0-1: how useful in later sessions")
-    sensitivity: Sensitivity = Field(default="common", description="'restricted' for health, religion, politics, sexual life, precise location, finances")
+    sensitivity: Sensitivity = Field(
+        default="common",
+        description="'restricted' for health, religion, politics, sexual life, precise location, finances",
+    )
 
 
 class ProposedFacts(BaseModel):

@@ -166,7 +166,8 @@ class LongTermMemory:
         audit = {
             "id": f"a_{proposal.id}", "user_id": user_id, "thread_id": proposal.source.thread_id, "at": now,
             "operation": proposal.operation, "kind": proposal.kind, "content": proposal.content,
-            "evidence": proposal.evidence, "decision": {"approve": "approved", "edit": "edited"}.get(action, "rejected"),
+            "evidence": proposal.evidence,
+            "decision": {"approve": "approved", "edit": "edited"}.get(action, "rejected"),
             "decided_by": decided_by, "reason": proposal.reason, "target_id": proposal.target_id,
             "proposal": proposal.model_dump(mode="json"),
         }
