@@ -1,0 +1,39 @@
+# Two commands for a fresh machine:
+#   make demo   - create .venv, install, run the offline demo (no key, no server, no network)
+#   make test   - create .venv, install, run ruff and the test suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+# PyTorch CPU build pinned first, so sentence-transformers does not pull a multi-GB CUDA build.
+# On a laptop outside this workplace you may add: TORCH_PIP_ARGS="--index-url https://download.pytorch.org/whl/cpu"
+TORCH_SPEC ?= torch==2.13.0
+TORCH_PIP_ARGS ?=
+
+.PHONY: install demo test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet $(TORCH_PIP_ARGS) "$(TORCH_SPEC)"
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $@
+
+install: $(VENV)/.installed
+
+demo: install
+	$(BIN)/memory-agent demo
+
+lint: install
+	$(BIN)/ruff check .
+
+test: install
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q
+
+bench: install
+	$(BIN)/python benchmarks/load_memory_latency.py
+
+clean:
+	rm -rf $(VENV) .memory_agent .pytest_cache
