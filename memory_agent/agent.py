@@ -106,7 +106,7 @@ class MemoryAgent:
             raise
         index = ChromaFactIndex(client, embedder.name, embedder.dimension)
         memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig(top_k=settings.top_k))
-        return cls(memory, model, checkpointer, settings, closers=[conn.close, ledger.close, data.close])
+        return cls(memory, model, checkpointer, settings, closers=[client.close, conn.close, ledger.close, data.close])
 
     def close(self) -> None:
         """Close the stores and release the data folder."""
