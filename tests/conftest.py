@@ -1,0 +1,149 @@
+"""Shared fixtures: one real MiniLM embedder per session, agents on real SQLite + Chroma in
+``tmp_path``, and a scripted fake chat model (the only fake: it stands in for the LLM).
+
+The fake model answers every chat call with a fixed reply (recording the prompt it got) and,
+for ``with_structured_output``, returns a ``RunnableLambda`` that reads the user message out of
+the extraction prompt and produces the :class:`ProposedFacts` a test scripted for it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import RunnableLambda
+from pydantic import Field
+
+from memory_agent.agent import MemoryAgent
+from memory_agent.embeddings import EmbedderInfo, load_embedder
+from memory_agent.facts import Fact, ProposedFact, ProposedFacts, Source, stable_id
+from memory_agent.memory import LongTermMemory
+from memory_agent.settings import Settings
+
+#: The context clock of the tests: every turn passes an explicit ``now`` built from it.
+T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
+
+_PROMPT_MESSAGE = re.compile(r"^\[(?P<id>[^\]]+)\] user: (?P<text>.*?)\n</messages>", re.MULTILINE | re.DOTALL)
+
+
+def day(n: float) -> datetime:
+    """The test clock ``n`` days after :data:`T0`."""
+    return T0 + timedelta(days=n)
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A fake chat model with scripted structured output.
+
+    - ``invoke(prompt)`` (the ``answer`` node) records ``prompt`` in :attr:`answer_prompts` and
+      returns :attr:`reply`.
+    - ``with_structured_output(ProposedFacts)`` (the ``propose_facts`` node) returns a runnable
+      that parses ``[<message id>] user: <text>`` from the extraction prompt and, for every
+      key of :attr:`script` that occurs in the text (case-insensitive), proposes the scripted
+      facts. ``message_ids`` default to the message's id and ``evidence`` to the whole text.
+    - :attr:`mode` ``"garbage"`` returns :attr:`garbage` (by default a string) instead of
+      ``ProposedFacts``; ``"raise"`` raises like a failing output parser.
+    """
+
+    script: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
+    reply: str = "Noted."
+    mode: str = "script"
+    garbage: Any = "Sure! The user likes cats, I think."
+    answer_prompts: list[list[BaseMessage]] = Field(default_factory=list)
+    extraction_calls: list[str] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted-fake"
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
+        self.answer_prompts.append(list(messages))
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=self.reply))])
+
+    def with_structured_output(self, schema, **kwargs):
+        return RunnableLambda(self._propose)
+
+    def _propose(self, messages) -> ProposedFacts:
+        prompt = messages[-1].content if isinstance(messages, list) else str(messages)
+        self.extraction_calls.append(prompt)
+        if self.mode == "garbage":
+            return self.garbage
+        if self.mode == "raise":
+            raise RuntimeError("OutputParserException: could not parse '<html>502 Bad Gateway</html>'")
+        m = _PROMPT_MESSAGE.search(prompt)
+        assert m, f"extraction prompt without a user message: {prompt[-300:]!r}"
+        mid, text = m.group("id"), m.group("text")
+        facts = []
+        for key, items in self.script.items():
+            if key.casefold() in text.casefold():
+                facts += [ProposedFact(**{"message_ids": [mid], "evidence": text, **item}) for item in items]
+        return ProposedFacts(facts=facts)
+
+    def memory_block(self, call: int = -1) -> str:
+        """The memory block system message of answer call ``call`` ('' when none was injected)."""
+        for msg in self.answer_prompts[call]:
+            if msg.type == "system" and "<memories>" in str(msg.content):
+                return str(msg.content)
+        return ""
+
+
+@pytest.fixture(scope="session")
+def embedder() -> EmbedderInfo:
+    """The real all-MiniLM-L6-v2 embedder, loaded once per test session (~6 s) and warmed up."""
+    info = load_embedder("minilm")
+    info.embeddings.embed_query("warm up")
+    return info
+
+
+@pytest.fixture
+def model() -> ScriptedChatModel:
+    """A fresh scripted fake model; set ``model.script[...]`` in the test."""
+    return ScriptedChatModel()
+
+
+@pytest.fixture
+def make_agent(tmp_path: Path, embedder: EmbedderInfo) -> Iterator[Callable[..., MemoryAgent]]:
+    """Factory ``make_agent(data_dir=None, model=None, **settings)`` → an open :class:`MemoryAgent`
+    on real SQLite + Chroma (default folder ``tmp_path/'data'``). Every agent is closed at teardown
+    (they hold an exclusive lock on the data folder)."""
+    opened: list[MemoryAgent] = []
+
+    def _make(data_dir: Path | None = None, model: BaseChatModel | None = None, **settings) -> MemoryAgent:
+        agent = MemoryAgent.open(
+            Settings(data_dir=data_dir or tmp_path / "data", **settings),
+            model=model if model is not None else ScriptedChatModel(),
+            embedder=embedder,
+        )
+        opened.append(agent)
+        return agent
+
+    yield _make
+    for agent in opened:
+        agent.close()
+
+
+@pytest.fixture
+def agent(make_agent, model: ScriptedChatModel) -> MemoryAgent:
+    """An agent on ``tmp_path/'data'`` driven by the ``model`` fixture."""
+    return make_agent(model=model)
+
+
+def plant(memory: LongTermMemory, user_id: str, content: str, *, kind: str = "fact", topic: str = "",
+          now: datetime = T0, **fields) -> Fact:
+    """Write a confirmed fact straight into the ledger and the live index (bypassing the graph),
+    e.g. to plant content the validation would never let through, or a ``valid_until``."""
+    fact = Fact(
+        id=stable_id(user_id, content, prefix="f_"), user_id=user_id, kind=kind, content=content, topic=topic,
+        source=Source(thread_id="planted", message_ids=["m0"]), evidence=content, created_at=now, updated_at=now,
+        **fields,
+    )
+    memory.ledger.save_fact(fact)
+    memory.index.upsert(user_id, [fact], memory.embeddings.embed_documents([fact.index_text]))
+    return fact
+
