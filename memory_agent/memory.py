@@ -21,9 +21,9 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
 from memory_agent.facts import Fact, Proposal, ProposedFact, Source, stable_id
-from memory_agent.reconcile import ReconcileConfig, reconcile
+from memory_agent.reconcile import ReconcileConfig, polarity, reconcile
 from memory_agent.retrieval import RetrievalConfig, ScoredFact, rank
-from memory_agent.validation import check_proposal
+from memory_agent.validation import check_proposal, normalise
 from stores.base import FactIndex, FactLedger
 
 RISKY_KINDS = frozenset({"constraint"})
@@ -62,8 +62,15 @@ class LongTermMemory:
         return rank(candidates, now, config)
 
     def live(self, user_id: str) -> list[Fact]:
-        """The user's live facts, oldest first (from the live index)."""
-        return self.index.list(user_id)
+        """The user's live facts, oldest first: the live index's set, with last-used time and use
+        count from the ledger (``commit`` records usage there, not in the index)."""
+        usage = {f.id: f for f in self.ledger.facts(user_id, "confirmed")}
+        facts = self.index.list(user_id)
+        return [
+            f.model_copy(update={"last_used_at": usage[f.id].last_used_at, "use_count": usage[f.id].use_count})
+            if f.id in usage else f
+            for f in facts
+        ]
 
     def show(self, user_id: str, fact_id: str) -> Fact | None:
         """One fact of this user (any status) with its provenance, or ``None``."""
@@ -108,6 +115,7 @@ class LongTermMemory:
         proposals: list[Proposal] = []
         dropped: list[dict[str, Any]] = []
         planned: set[str] = set()
+        this_turn: list[tuple[ProposedFact, list[float]]] = []
         for i, p in enumerate(proposed):
             pid = stable_id(user_id, thread_id, ",".join(p.message_ids), str(i), p.content, prefix="p_")
             verdict = check_proposal(p, messages)
@@ -115,6 +123,13 @@ class LongTermMemory:
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": "invalid", "reason": verdict.reason})
                 continue
             embedding = self.embeddings.embed_query(f"{p.topic}: {p.content}" if p.topic else p.content)
+            twin = next((q for q, e in this_turn if _same_statement(p, q, _cosine(embedding, e),
+                                                                      self.reconcile_config.noop_similarity)), None)
+            if twin is not None:
+                dropped.append({"id": pid, "proposal": p.model_dump(), "decision": "noop",
+                                "reason": f"the same statement is already proposed in this turn: {twin.content!r}"})
+                continue
+            this_turn.append((p, embedding))
             neighbours = self.index.query(user_id, embedding, 10)
             decision = reconcile(p, neighbours, self.reconcile_config)
             target = decision.target
@@ -175,10 +190,17 @@ class LongTermMemory:
             summary["written"] = self.ledger.audit(audit)
             return summary
 
+        # The target may have changed since the proposal was made (another thread's approval):
+        # act on the live head of its supersede chain, or on nothing if that was retracted.
+        target_id = self._live_head(user_id, proposal.target_id)
+        if target_id != proposal.target_id:
+            audit["reason"] = f"{proposal.reason}; target {proposal.target_id} is no longer live, acted on {target_id}"
+            audit["target_id"] = summary["target_id"] = target_id
+
         if proposal.operation == "RETRACT":
-            written = self._end(user_id, proposal.target_id, "retracted", now, None)
-            audit["fact_id"] = proposal.target_id
-            summary.update(fact_id=proposal.target_id, written=self.ledger.audit(audit) or written)
+            written = self._end(user_id, target_id, "retracted", now, None)
+            audit["fact_id"] = target_id
+            summary.update(fact_id=target_id, written=self.ledger.audit(audit) or written)
             return summary
 
         existing = self.ledger.get_fact(user_id, fact_id)
@@ -188,13 +210,13 @@ class LongTermMemory:
                 id=fact_id, user_id=user_id, kind=proposal.kind, content=proposal.content, topic=proposal.topic,
                 source=proposal.source, evidence=proposal.evidence, confidence=proposal.confidence,
                 importance=proposal.importance, sensitivity=proposal.sensitivity, created_at=now, updated_at=now,
-                supersedes=proposal.target_id if proposal.operation == "UPDATE" else None,
+                supersedes=target_id if proposal.operation == "UPDATE" else None,
             )
             self.ledger.save_fact(fact)
             self.index.upsert(user_id, [fact], self.embeddings.embed_documents([fact.index_text]))
             written = True
-        if proposal.operation == "UPDATE" and proposal.target_id:
-            written = self._end(user_id, proposal.target_id, "superseded", now, fact_id) or written
+        if proposal.operation == "UPDATE" and target_id and target_id != fact_id:
+            written = self._end(user_id, target_id, "superseded", now, fact_id) or written
         audit["fact_id"] = fact_id
         written = self.ledger.audit(audit) or written
         summary.update(fact_id=fact_id, written=written)
@@ -215,6 +237,22 @@ class LongTermMemory:
         if fact_ids:
             self.ledger.touch(user_id, fact_ids, now)
 
+    def _live_head(self, user_id: str, fact_id: str | None) -> str | None:
+        """Follow ``superseded_by`` from ``fact_id`` to the fact that is live now (``None`` when
+        the chain ends in a retracted or expired fact)."""
+        seen: set[str] = set()
+        while fact_id and fact_id not in seen:
+            seen.add(fact_id)
+            fact = self.ledger.get_fact(user_id, fact_id)
+            if fact is None:
+                return None
+            if fact.status == "confirmed":
+                return fact_id
+            if fact.status != "superseded" or not fact.superseded_by:
+                return None
+            fact_id = fact.superseded_by
+        return None
+
     def _end(self, user_id: str, fact_id: str | None, status: str, now: datetime, by: str | None) -> bool:
         """Mark a fact superseded/retracted in the ledger, then remove it from the live index."""
         if not fact_id:
@@ -227,6 +265,23 @@ class LongTermMemory:
         self.ledger.save_fact(old)
         self.index.delete(user_id, [fact_id])
         return True
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    na = sum(x * x for x in a) ** 0.5
+    nb = sum(y * y for y in b) ** 0.5
+    return dot / (na * nb) if na and nb else 0.0
+
+
+def _same_statement(p: ProposedFact, q: ProposedFact, similarity: float, threshold: float) -> bool:
+    """Two proposals of one turn state the same thing: same operation, and the same content or a
+    close paraphrase of the same polarity."""
+    if p.operation != q.operation:
+        return False
+    if normalise(p.content) == normalise(q.content):
+        return True
+    return similarity >= threshold and polarity(p.content) == polarity(q.content)
 
 
 def _replace(config: RetrievalConfig, **changes) -> RetrievalConfig:

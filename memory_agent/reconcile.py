@@ -3,7 +3,9 @@
 Decided by code, from the proposal's nearest live facts (cosine similarity of their embedded
 ``"topic: content"`` texts) and the slot (``topic``) the proposal fills:
 
-- **NOOP**: the same content (normalised) or a close paraphrase: similarity ≥ ``noop_similarity``.
+- **NOOP**: the same content (normalised) or a close paraphrase: similarity ≥ ``noop_similarity``
+  with the same polarity. A near-identical sentence with the opposite polarity ("no longer
+  vegetarian") is an UPDATE.
 - **UPDATE**: a live fact of the same topic that the new one contradicts or refines — same topic
   and (a change word such as "now", "moved", "switched", "no longer" in the evidence, or
   similarity ≥ ``update_similarity``); or, across topics, a change word and similarity ≥
@@ -26,6 +28,8 @@ from memory_agent.facts import Fact, ProposedFact
 from memory_agent.retrieval import similarity_from_distance
 from memory_agent.validation import normalise
 
+_NEGATION = re.compile(r"\b(not|no longer|never|n't|no more|stopped|quit|gave up|any ?more|anymore)\b|n't\b",
+                       re.IGNORECASE)
 _CHANGE = re.compile(
     r"\b(now|moved|switched|changed|no longer|not anymore|any ?more|instead|update|replaced|migrated|"
     r"from now|these days|actually|new)\b",
@@ -50,6 +54,13 @@ class Decision:
     operation: str
     target: Fact | None = None
     reason: str = ""
+
+
+def polarity(text: str) -> bool:
+    """True when ``text`` is negated ("not", "no longer", "n't", "stopped", …). Embeddings put
+    "The user is vegetarian." and "The user is no longer vegetarian." at 0.94 cosine similarity,
+    so a paraphrase test alone would call the contradiction a duplicate."""
+    return bool(_NEGATION.search(text))
 
 
 def _same_topic(a: str, b: str) -> bool:
@@ -78,9 +89,12 @@ def reconcile(
         return Decision("DROP", None, "nothing live matches what the user asked to forget")
 
     content = normalise(proposal.content)
+    negated = polarity(proposal.content)
     for fact, sim in scored:
-        if normalise(fact.content) == content or sim >= config.noop_similarity:
+        if normalise(fact.content) == content or (sim >= config.noop_similarity and polarity(fact.content) == negated):
             return Decision("NOOP", fact, f"already known (similarity {sim:.2f})")
+        if sim >= config.noop_similarity:  # near-identical words, opposite polarity: a contradiction
+            return Decision("UPDATE", fact, f"negates a known fact (similarity {sim:.2f})")
     change = bool(_CHANGE.search(proposal.evidence or ""))
     for fact, sim in scored:
         if _same_topic(proposal.topic, fact.topic) and (change or sim >= config.update_similarity):

@@ -137,3 +137,17 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage]) -> V
             return Verdict(False, "sensitive data said in passing (ask explicitly to have it remembered)")
         return Verdict(True, sensitivity="restricted")
     return Verdict(True)
+
+
+def check_edit(content: object) -> str | None:
+    """Why a person's edited content may not be stored (``None`` when it may).
+
+    An edit is held to the same content rules as a model proposal: non-empty, at most
+    ``MAX_CONTENT_CHARS`` characters, and not an instruction to the agent — whoever approves it.
+    """
+    text = str(content or "").strip()
+    if not text:
+        return "the edited content is empty"
+    if len(text) > MAX_CONTENT_CHARS:
+        return f"the edited content is longer than {MAX_CONTENT_CHARS} characters"
+    return instruction_reason(text)

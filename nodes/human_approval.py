@@ -22,6 +22,7 @@ from langgraph.types import interrupt
 
 from graph.context import AgentContext
 from graph.state import AgentState
+from memory_agent.validation import check_edit
 
 ACTIONS = ("approve", "edit", "reject")
 
@@ -30,7 +31,8 @@ def parse_decisions(value: Any, proposals: list[dict], decided_by: str = "user")
     """Turn a resume value into one decision per proposal.
 
     Raises:
-        ValueError: an unknown action, an edit without content, or an unknown proposal id.
+        ValueError: a malformed value, an unknown action or proposal id, or an edit whose content is
+            empty, too long, or reads as an instruction to the agent (edits are validated like proposals).
     """
     ids = [p["id"] for p in proposals]
     by_id: dict[str, dict] = {}
@@ -46,6 +48,10 @@ def parse_decisions(value: Any, proposals: list[dict], decided_by: str = "user")
         if not isinstance(value, list):
             raise ValueError("Resume value must be 'approve', 'reject', a list or a dict of decisions")
         for d in value:
+            if not isinstance(d, dict):
+                raise ValueError(
+                    f"Each decision must be a dict like {{'proposal_id': ..., 'action': 'approve'}}, not {d!r}"
+                )
             pid = d.get("proposal_id")
             if pid not in ids:
                 raise ValueError(f"Unknown proposal id {pid!r}; pending: {ids}")
@@ -56,8 +62,10 @@ def parse_decisions(value: Any, proposals: list[dict], decided_by: str = "user")
         action = d.get("action")
         if action not in ACTIONS:
             raise ValueError(f"Unknown action {action!r} for {pid}: use approve, edit or reject")
-        if action == "edit" and not str(d.get("content") or "").strip():
-            raise ValueError(f"Edit of {pid} needs non-empty 'content'")
+        if action == "edit":
+            problem = check_edit(d.get("content"))
+            if problem:
+                raise ValueError(f"Edit of {pid} refused: {problem}")
         decisions.append({"proposal_id": pid, "action": action, "content": d.get("content"),
                           "decided_by": d.get("decided_by", decided_by)})
     return decisions

@@ -31,8 +31,9 @@ def collection_name(user_id: str) -> str:
 
 
 def _metadata(fact: Fact) -> dict:
-    """Chroma metadata for a fact. Chroma rejects ``None`` values, so absent times are omitted;
-    the whole record rides along as JSON."""
+    """Chroma metadata for a fact. ``None`` values are left out (older Chroma releases reject them,
+    1.5 drops them silently), so a fact with no ``valid_until`` stores; the whole record rides
+    along as JSON."""
     meta = {
         "fact": fact.model_dump_json(),
         "kind": fact.kind,

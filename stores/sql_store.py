@@ -61,6 +61,13 @@ AUDIT_COLUMNS = ("id", "user_id", "thread_id", "at", "operation", "kind", "conte
                  "decision", "decided_by", "reason", "fact_id", "target_id", "proposal")
 
 
+def _corrupt(path: str, exc: Exception) -> StoreError:
+    return StoreError(
+        f"The SQLite file {path} is damaged or not a database ({exc}). Nothing was deleted: move the "
+        "file aside and restore a backup, or point --data-dir at a new folder."
+    )
+
+
 class SQLiteFactLedger:
     """:class:`stores.base.FactLedger` on one SQLite file (WAL, 5 s busy timeout).
 
@@ -77,23 +84,33 @@ class SQLiteFactLedger:
         try:
             self.conn = sqlite3.connect(self.path, check_same_thread=False, timeout=5.0)
             self.conn.execute("PRAGMA journal_mode=WAL")
+            check = self.conn.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise sqlite3.DatabaseError(f"integrity check failed: {check}")
             self.conn.executescript(SCHEMA)
             self.conn.commit()
         except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"Cannot open {self.path} as SQLite ({exc}). If the file is corrupt, move it aside "
-                "and restore a backup; nothing was written to it."
-            ) from exc
+            raise _corrupt(self.path, exc) from exc
 
     def _exec(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
         with self._lock:
-            cur = self.conn.execute(sql, params)
-            self.conn.commit()
+            try:
+                cur = self.conn.execute(sql, params)
+                self.conn.commit()
+            except sqlite3.OperationalError as exc:
+                self.conn.rollback()
+                raise StoreError(f"{self.path}: {exc} (another process writing? try again)") from exc
+            except sqlite3.DatabaseError as exc:
+                self.conn.rollback()
+                raise _corrupt(self.path, exc) from exc
             return cur
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         with self._lock:
-            return self.conn.execute(sql, params).fetchall()
+            try:
+                return self.conn.execute(sql, params).fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise _corrupt(self.path, exc) from exc
 
     def save_fact(self, fact: Fact) -> None:
         """Insert or replace the fact row keyed by ``(user_id, id)``."""
@@ -120,21 +137,26 @@ class SQLiteFactLedger:
         return [Fact.model_validate_json(r[0]) for r in rows]
 
     def touch(self, user_id: str, fact_ids: Sequence[str], at: datetime) -> None:
-        """Set last-used to ``at`` and add one to the use count of each fact."""
+        """Set last-used to ``at`` and add one to the use count of each fact (one transaction)."""
         with self._lock:
-            for fid in fact_ids:
-                row = self.conn.execute(
-                    "SELECT data FROM facts WHERE user_id = ? AND id = ?", (user_id, fid)
-                ).fetchone()
-                if row is None:
-                    continue
-                fact = Fact.model_validate_json(row[0])
-                fact.last_used_at = at
-                fact.use_count += 1
-                self.conn.execute(
-                    "UPDATE facts SET data = ? WHERE user_id = ? AND id = ?", (fact.model_dump_json(), user_id, fid)
-                )
-            self.conn.commit()
+            try:
+                for fid in fact_ids:
+                    row = self.conn.execute(
+                        "SELECT data FROM facts WHERE user_id = ? AND id = ?", (user_id, fid)
+                    ).fetchone()
+                    if row is None:
+                        continue
+                    fact = Fact.model_validate_json(row[0])
+                    fact.last_used_at = at
+                    fact.use_count += 1
+                    self.conn.execute(
+                        "UPDATE facts SET data = ? WHERE user_id = ? AND id = ?",
+                        (fact.model_dump_json(), user_id, fid),
+                    )
+                self.conn.commit()
+            except sqlite3.DatabaseError as exc:
+                self.conn.rollback()
+                raise _corrupt(self.path, exc) from exc
 
     def audit(self, row: dict[str, Any]) -> bool:
         """Append one audit row; a row with an existing ``id`` is ignored. Returns True when new."""

@@ -191,16 +191,11 @@ def test_garbage_sqlite_file_raises_store_error_and_is_left_alone(tmp_path, embe
     with pytest.raises(StoreError) as err:
         MemoryAgent.open(Settings(data_dir=data_dir), model=ScriptedChatModel(), embedder=embedder)
     message = str(err.value)
-    assert "agent.sqlite" in message and "as SQLite" in message and "corrupt" in message
+    assert "agent.sqlite" in message and "damaged or not a database" in message and "Nothing was deleted" in message
     assert (data_dir / "agent.sqlite").read_bytes() == garbage
     DataDir(data_dir).close()  # the lock was released on failure
 
 
-@pytest.mark.xfail(strict=True, raises=sqlite3.DatabaseError, reason=(
-    "core bug: stores/sql_store.py SQLiteFactLedger.__init__ only runs PRAGMA journal_mode and "
-    "CREATE TABLE IF NOT EXISTS, which never read a damaged page, and _exec/_rows do not wrap "
-    "sqlite3.DatabaseError; a file with a valid header but damaged pages opens and then fails with a "
-    "raw 'database disk image is malformed' instead of StoreError"))
 def test_damaged_sqlite_pages_raise_store_error(make_agent, model, tmp_path):
     model.script["vegetarian"] = [VEGETARIAN]
     agent = make_agent(model=model)
@@ -249,9 +244,6 @@ def test_malformed_resume_value_keeps_the_approval_pending(agent, model, make_va
     assert [f.content for f in agent.memory.ledger.facts("alice")] == ["The user is vegetarian."]
 
 
-@pytest.mark.xfail(strict=True, raises=AttributeError, reason=(
-    "core bug: nodes/human_approval.py parse_decisions calls d.get(...) on each list item without "
-    "checking it is a dict, so ['approve'] or [None] raises AttributeError instead of ValueError"))
 @pytest.mark.parametrize("value", [["approve"], [None], {"decisions": [1]}])
 def test_resume_list_of_non_dicts_is_a_value_error(agent, model, value):
     model.script["vegetarian"] = [VEGETARIAN]

@@ -417,11 +417,7 @@ def test_new_message_while_an_approval_is_pending_is_refused(agent, model):
     assert other.answer == "Noted."
 
 
-# ---- known core bugs (strict xfail: they start failing once the bug is fixed) -----------------
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "core bug: memory_agent/reconcile.py checks NOOP (similarity >= 0.9) before the change-word UPDATE; "
-    "MiniLM puts 'diet: The user is no longer vegetarian.' at 0.94 from 'diet: The user is vegetarian.', "
-    "so the contradiction is dropped as 'already known' and the stale fact stays live"))
+# ---- regressions: bugs this suite found in the core -------------------------------------------
 def test_negated_statement_updates_instead_of_being_dropped_as_known(agent, model):
     model.script["I am vegetarian"] = [VEGETARIAN]
     model.script["no longer vegetarian"] = [{**VEGETARIAN, "content": "The user is no longer vegetarian."}]
@@ -430,10 +426,6 @@ def test_negated_statement_updates_instead_of_being_dropped_as_known(agent, mode
     assert [p["operation"] for p in result.pending] == ["UPDATE"], result.dropped
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "core bug: LongTermMemory.plan (memory_agent/memory.py) reconciles each proposal only against the "
-    "live index, never against the proposals already planned in the same turn, so a model that proposes "
-    "the same fact twice gets two identical live facts"))
 def test_duplicate_proposals_in_one_turn_store_one_fact(agent, model):
     cello = {"kind": "preference", "content": "The user plays the cello.", "topic": "instrument"}
     model.script["cello"] = [cello, cello]
@@ -441,10 +433,6 @@ def test_duplicate_proposals_in_one_turn_store_one_fact(agent, model):
     assert contents(agent.memory.live("alice")) == ["The user plays the cello."]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "core bug: LongTermMemory.apply/_end (memory_agent/memory.py) apply an UPDATE whose target was "
-    "superseded meanwhile (two threads pending on the same fact): the second new fact is written live "
-    "and _end returns early, so two contradicting facts of one slot stay live and are both injected"))
 def test_two_pending_updates_of_one_fact_leave_one_live_fact(agent, model):
     model.script["Munich"] = [MUNICH]
     model.script["Berlin"] = [BERLIN]

@@ -217,10 +217,6 @@ def test_memory_block_escapes_a_fact_that_tries_to_close_the_fence():
     ]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "core bug: circular import. nodes/__init__.py imports nodes.answer, which imports graph.context, "
-    "which runs graph/__init__.py → graph.builder → `from nodes import make_answer` while nodes is only "
-    "partly initialised; any fresh process whose first import is `nodes` or `nodes.<x>` fails"))
 def test_nodes_package_imports_on_its_own():
     run = subprocess.run([sys.executable, "-c", "from nodes.answer import format_memory_block"],
                          cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
