@@ -85,6 +85,8 @@ _MARKERS = re.compile(
     r"one more thing|heads up)\b\s*[:,!.\-–—]*\s*)+",
     re.I,
 )
+# A short lead-in of at most five words ending in a colon: "Big news:", "The client pushed back:".
+_HEADLINE = re.compile(r"(?:[A-Za-z][\w'-]*\s+){0,4}[A-Za-z][\w'-]*:\s+")
 _CHATTER = re.compile(
     r"^(?:thanks|thank you|thx|ty|cheers|much appreciated|appreciate it|i appreciate|got it|sounds good|"
     r"see you|bye|goodbye|good (?:morning|night|evening|afternoon)|lol|haha|you're welcome|no problem|"
@@ -491,6 +493,8 @@ def _clause_hits(clause: str, question: bool) -> list[tuple[_Hit, int, int]]:
     norm = clause.replace("’", "'")  # same length, so offsets into ``norm`` are offsets into ``clause``
     lead = _MARKERS.match(norm)
     offset = lead.end() if lead else 0
+    if headline := _HEADLINE.match(norm, offset):  # "Big news: we migrated …" → "we migrated …"
+        offset = headline.end()
     s = norm[offset:]
     if retract := _retract(s):
         return [(retract[0], offset + retract[1].start(), offset + retract[1].end())]

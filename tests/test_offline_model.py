@@ -360,3 +360,18 @@ def test_model_identity() -> None:
     assert "not a language model" in (OfflineChatModel.__doc__ or "").lower()
     streamed = "".join(chunk.content for chunk in model.stream([HumanMessage("hi")]))
     assert streamed == answer(HumanMessage("hi"))
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "topic"),
+    [
+        ("Big news: we migrated everything from AWS to Google Cloud last month.",
+         "The user's systems run on Google Cloud.", "cloud"),
+        ("The client pushed back: our deadline for the Atlas report is now April 2.",
+         "The user's deadline for the Atlas report is now April 2.", "deadline for the atlas report"),
+    ],
+)
+def test_short_headline_before_a_colon_is_skipped(text, content, topic):
+    facts = extract_facts(text, "m1")
+    assert [(f.content, f.topic) for f in facts] == [(content, topic)]
+    assert all(f.evidence in text and ":" not in f.evidence for f in facts)
