@@ -57,6 +57,8 @@ class LongTermMemory:
     def retrieve(self, user_id: str, query: str, now: datetime, top_k: int | None = None) -> list[ScoredFact]:
         """The user's most relevant live facts for ``query`` at clock ``now`` (best first, ≤ top-k)."""
         config = self.retrieval if top_k is None else _replace(self.retrieval, top_k=top_k)
+        if self.index.count(user_id) == 0:  # nothing to rank: skip embedding (and loading the model)
+            return []
         embedding = self.embeddings.embed_query(query)
         candidates = self.index.query(user_id, embedding, config.candidates)
         return rank(candidates, now, config)

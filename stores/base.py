@@ -37,6 +37,9 @@ class FactIndex(Protocol):
     def get(self, user_id: str, ids: Sequence[str]) -> list[Fact]:
         """The live facts with these ids (missing ids are skipped)."""
 
+    def count(self, user_id: str) -> int:
+        """How many live facts the user has (0 for an unknown user)."""
+
     def list(self, user_id: str) -> list[Fact]:
         """Every live fact of the user."""
 

@@ -131,6 +131,11 @@ class ChromaFactIndex:
             for m, d in zip(res["metadatas"][0], res["distances"][0], strict=True)
         ]
 
+    def count(self, user_id: str) -> int:
+        """How many live facts the user has (0 when the user has no collection)."""
+        col = self._collection(user_id, create=False)
+        return 0 if col is None else col.count()
+
     def get(self, user_id: str, ids: Sequence[str]) -> list[Fact]:
         """Live facts of the user with these ids."""
         col = self._collection(user_id, create=False)

@@ -221,3 +221,20 @@ def test_nodes_package_imports_on_its_own():
     run = subprocess.run([sys.executable, "-c", "from nodes.answer import format_memory_block"],
                          cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-500:]
+
+
+def test_retrieve_for_a_user_without_facts_does_not_embed(memory):
+    calls = []
+    real = memory.embeddings.embed_query
+    memory.embeddings.embed_query = lambda text: calls.append(text) or real(text)
+    try:
+        assert memory.index.count("nobody-yet") == 0
+        assert memory.retrieve("nobody-yet", "Where do I live?", T0) == []
+        assert calls == []  # a first turn need not wait for the embedder to load
+        plant(memory, "someone", "The user lives in Oslo.", topic="home city")
+        assert memory.index.count("someone") == 1
+        assert [s.fact.content for s in memory.retrieve("someone", "Where do I live?", T0)] == [
+            "The user lives in Oslo."]
+        assert calls == ["Where do I live?"]
+    finally:
+        memory.embeddings.embed_query = real
