@@ -522,8 +522,7 @@ def _read_only_agent(ctx: typer.Context, console: Console, user: str) -> Iterato
 
 def _live_facts(agent: MemoryAgent, user: str) -> list:
     """Live facts (from the index) with the ledger's usage counts, oldest first."""
-    ledger = {f.id: f for f in agent.memory.ledger.facts(user)}
-    return [ledger.get(f.id, f) for f in agent.memory.live(user)]
+    return agent.memory.live(user)
 
 
 def _facts_table(console: Console, facts: list, title: str) -> Table:
