@@ -149,6 +149,34 @@ class MemoryAgent:
                 return list(intr.value["proposals"])
         return []
 
+    def unfinished(self, user_id: str, thread_id: str) -> bool:
+        """True when a turn of this thread stopped between nodes (a crash or Ctrl-C), not at an approval."""
+        snapshot = self.graph.get_state(self._config(user_id, thread_id))
+        return bool(snapshot.next) and not snapshot.interrupts
+
+    def finish_interrupted(self, user_id: str, thread_id: str, *, now: datetime | None = None,
+                           approval: str | None = None) -> TurnResult | None:
+        """Run the remaining nodes of a turn that stopped between nodes, from its last checkpoint,
+        up to the approval interrupt or the end. ``None`` when nothing was unfinished."""
+        if not self.unfinished(user_id, thread_id):
+            return None
+        ctx = self._context(user_id, now, approval, True)
+        result = self._collect(self._stream(None, self._config(user_id, thread_id), ctx), TurnResult())
+        result.pending = self.pending(user_id, thread_id)
+        return result
+
+    def threads(self, user_id: str) -> list[dict]:
+        """The user's threads, oldest first: ``{"thread_id", "pending": int, "unfinished": bool}``."""
+        prefix = checkpoint_thread_id(user_id, "")
+        out = []
+        for key in self.memory.ledger.threads(user_id):
+            if not key.startswith(prefix):
+                continue
+            thread_id = key[len(prefix):]
+            out.append({"thread_id": thread_id, "pending": len(self.pending(user_id, thread_id)),
+                        "unfinished": self.unfinished(user_id, thread_id)})
+        return out
+
     def stream_turn(
         self, user_id: str, text: str, *, thread_id: str | None = None, now: datetime | None = None,
         approval: str | None = None, memory: bool = True,
@@ -165,6 +193,10 @@ class MemoryAgent:
         if self.pending(user_id, thread_id):
             raise PendingApprovalError(
                 f"Thread {thread_id!r} waits for an approval; answer it before sending a new message."
+            )
+        if self.unfinished(user_id, thread_id):
+            raise PendingApprovalError(
+                f"Thread {thread_id!r} has a turn that stopped half-way; call finish_interrupted() first."
             )
         self.memory.ledger.remember_thread(user_id, checkpoint_thread_id(user_id, thread_id), ctx.clock())
         yield from self._stream({"messages": [HumanMessage(content=text, id=uuid.uuid4().hex)]},

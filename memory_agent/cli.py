@@ -56,6 +56,9 @@ MODEL_HELP = (
 )
 SECRET_MARKERS = ("key", "token", "password", "secret")
 EXIT_WORDS = ("/exit", "/quit")
+# A terminal in canonical mode keeps at most 4095 characters of one typed line and drops the rest
+# (Linux N_TTY_BUF_SIZE - 1); GNU readline, loaded by ``chat``, reads past it.
+TERMINAL_LINE_LIMIT = 4095
 
 app = typer.Typer(
     help=(
@@ -393,15 +396,20 @@ def _handle_pending(console: Console, agent: MemoryAgent, user: str, thread: str
     return True
 
 
-def _print_pending_left(console: Console, user: str, thread: str) -> None:
+def _print_pending_left(console: Console, resume: str) -> None:
     console.print(
-        "[yellow]Memory proposals are still waiting for approval.[/] Decide later with: "
-        f"[bold]{escape(_resume_command(user, thread))}[/]", soft_wrap=True,
+        f"[yellow]Memory proposals are still waiting for approval.[/] Decide later with: [bold]{escape(resume)}[/]",
+        soft_wrap=True,
     )
 
 
-def _resume_command(user: str, thread: str) -> str:
-    return f"memory-agent chat --user {shlex.quote(user)} --thread {shlex.quote(thread)}"
+def _resume_command(user: str, thread: str, explicit: dict[str, Any] | None = None) -> str:
+    """The command that reopens this thread, with the global options given explicitly this time
+    (so ``--data-dir`` is not lost)."""
+    opts = ""
+    for name, value in (explicit or {}).items():
+        opts += f" --{name.replace('_', '-')} {shlex.quote(str(value))}"
+    return f"memory-agent{opts} chat --user {shlex.quote(user)} --thread {shlex.quote(thread)}"
 
 
 def _run_turn(console: Console, agent: MemoryAgent, user: str, thread: str, text: str) -> None:
@@ -418,30 +426,43 @@ def _run_turn(console: Console, agent: MemoryAgent, user: str, thread: str, text
             _print_committed(console, update["committed"], proposals)
 
 
-def _chat_loop(console: Console, agent_for, user: str, thread: str, agent: MemoryAgent | None = None) -> None:
+def _chat_loop(console: Console, agent_for, user: str, thread: str, agent: MemoryAgent | None = None,
+               resume: str = "") -> None:
     """The read–answer–approve loop. ``agent_for()`` returns the opened agent (waits for it)."""
+    resume = resume or _resume_command(user, thread)
     while True:
         if agent is not None:
+            if agent.unfinished(user, thread):  # a crash or Ctrl-C stopped the last turn between nodes
+                console.print("[dim]Finishing the turn that was interrupted…[/]")
+                agent.finish_interrupted(user, thread)
             pending = agent.pending(user, thread)
             if pending:
                 if not _handle_pending(console, agent, user, thread, pending):
-                    _print_pending_left(console, user, thread)
+                    _print_pending_left(console, resume)
                     return
                 continue
         line = _ask(console, "[bold green]you>[/] ")
         if line is None or line.strip().lower() in EXIT_WORDS:
             if agent is not None and agent.pending(user, thread):
-                _print_pending_left(console, user, thread)
+                _print_pending_left(console, resume)
             console.print("[dim]bye[/]")
             return
+        if len(line) == TERMINAL_LINE_LIMIT:
+            console.print(f"[red]The terminal cut this line at {TERMINAL_LINE_LIMIT} characters, so it was not "
+                          "sent. Shorten it, or pipe longer text into the chat.[/]")
+            continue
+        command = line.strip().lower()
+        if command.startswith("/") and command not in ("/memories", "/help"):
+            console.print(f"[red]Unknown command {escape(line.strip())}: /memories, /help, /exit or /quit.[/]")
+            continue
         if agent is None:
             agent = agent_for()
         from memory_agent.agent import InputError, PendingApprovalError
 
-        if line.strip().lower() == "/memories":
+        if command == "/memories":
             _print_live_table(console, agent, user)
             continue
-        if line.strip().lower() == "/help":
+        if command == "/help":
             console.print("[dim]/memories lists your memories, /exit or /quit (or Ctrl-D) leaves.[/]")
             continue
         try:
@@ -479,28 +500,65 @@ def chat(
         settings = _settings(ctx)
         DataDir(settings.data_dir).close()  # fail fast (locked, not writable) before the user types
         _quiet_model_loading()
+        with contextlib.suppress(ImportError):  # line editing, and no 4095-character cut of long lines
+            import readline  # noqa: F401
         new_thread = thread is None
         thread = thread or uuid.uuid4().hex
-        console.print(f"[bold]memory-agent[/] · user [cyan]{escape(user)}[/] · thread [cyan]{escape(thread)}[/]")
-        console.print(f"[dim]Continue this conversation later with: {escape(_resume_command(user, thread))}[/]",
-                      soft_wrap=True)
-        if settings.model.strip() in ("", "offline"):
-            console.print("[dim]Model: offline, a rule-based stand-in, not a language model "
-                          "(use --model provider:model for real answers).[/]")
-        console.print("[dim]/memories lists your memories · /exit leaves[/]")
+        resume = _resume_command(user, thread, ctx.obj.get("explicit") if ctx.obj else None)
         opener = _BackgroundOpen(settings)
         # Open in the background while the first prompt waits, when nothing can be pending (a new
         # thread) and the defaults are used (a provider model or embedder may fail: report that first).
         background = new_thread and settings.model.strip() in ("", "offline") and settings.embedder == "minilm"
+        agent = None
+        if not background:
+            try:
+                agent = opener.result()
+            finally:
+                if agent is None:
+                    opener.close()
+        console.print(f"[bold]memory-agent[/] · user [cyan]{escape(user)}[/] · thread [cyan]{escape(thread)}[/]")
+        console.print(f"[dim]Continue this conversation later with: {escape(resume)}[/]", soft_wrap=True)
+        if settings.model.strip() in ("", "offline"):
+            console.print("[dim]Model: offline, a rule-based stand-in, not a language model "
+                          "(use --model provider:model for real answers).[/]")
+        console.print("[dim]/memories lists your memories · /exit leaves[/]")
         try:
             if background:
-                _chat_loop(console, lambda: _wait_for(console, opener), user, thread)
+                _chat_loop(console, lambda: _wait_for(console, opener), user, thread, resume=resume)
             else:
-                _chat_loop(console, opener.result, user, thread, agent=opener.result())
+                _chat_loop(console, opener.result, user, thread, agent=agent, resume=resume)
         except KeyboardInterrupt:
-            console.print("\n[dim]interrupted[/]")
+            console.print(f"\n[dim]interrupted; a turn cut short is finished when you come back: {escape(resume)}[/]",
+                          soft_wrap=True)
         finally:
             opener.close()
+
+
+@app.command()
+def threads(
+    ctx: typer.Context,
+    user: Annotated[str, typer.Option("--user", "-u", help="Whose threads to list.")],
+    as_json: JsonFlag = False,
+) -> None:
+    """List a user's conversation threads and the memory proposals waiting in each."""
+    console = get_console()
+    with _read_only_agent(ctx, console, user) as agent:
+        rows = agent.threads(user)
+        if as_json:
+            console.print_json(_dumps(rows))
+            return
+        if not rows:
+            console.print(f"No threads for {escape(user)} yet.")
+            return
+        table = Table(title=f"Threads of {escape(user)} (oldest first)", box=box.SIMPLE_HEAD)
+        table.add_column("thread")
+        table.add_column("waiting proposals", justify="right")
+        for row in rows:
+            waiting = str(row["pending"]) + (" (turn cut short)" if row["unfinished"] else "")
+            table.add_row(escape(row["thread_id"]), waiting)
+        console.print(table)
+        if any(r["pending"] or r["unfinished"] for r in rows):
+            console.print("[dim]Continue one with: memory-agent chat --user U --thread THREAD[/]")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -513,7 +571,11 @@ def _read_only_agent(ctx: typer.Context, console: Console, user: str) -> Iterato
     """Open the stores for a read-only command and always close them (releases the data-folder lock)."""
     with _handle_errors(console):
         _require_user(user)
-        agent = _open_agent(_settings(ctx), read_only=True)
+        settings = _settings(ctx)
+        if not settings.data_dir.exists():
+            raise _UsageError(f"There is no data folder at {settings.data_dir.resolve()}: nothing was stored there. "
+                              "Check --data-dir (or MEMORY_AGENT_DATA_DIR).")
+        agent = _open_agent(settings, read_only=True)
         try:
             yield agent
         finally:

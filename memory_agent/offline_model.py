@@ -376,7 +376,7 @@ def _switch(m: re.Match[str]) -> _Hit | None:
     return _Hit("decision", topic, f"{_subject(m['subj'] or m['subj2'] or m['subj3'])} now uses {new}.")
 
 
-_add(r"^I\s+" + _PERF + r"(?:moved|relocated)\s+to\s+" + _O, "fact", "home city", "The user moved to {x}.")
+_add(r"^I\s+" + _PERF + r"(?:moved|relocated)\s+to\s+" + _O, "fact", "home city", "The user lives in {x}.")
 
 
 _DECIDED = _PERF + r"(?P<v>decided|agreed|chose|picked|selected|settled|went with|opted)\b\s*" + _L

@@ -48,7 +48,8 @@ class ScriptedChatModel(BaseChatModel):
       key of :attr:`script` that occurs in the text (case-insensitive), proposes the scripted
       facts. ``message_ids`` default to the message's id and ``evidence`` to the whole text.
     - :attr:`mode` ``"garbage"`` returns :attr:`garbage` (by default a string) instead of
-      ``ProposedFacts``; ``"raise"`` raises like a failing output parser.
+      ``ProposedFacts``; ``"raise"`` raises like a failing output parser;
+      ``"interrupt"`` raises ``KeyboardInterrupt`` (Ctrl-C mid-node).
     """
 
     script: dict[str, list[dict[str, Any]]] = Field(default_factory=dict)
@@ -74,6 +75,8 @@ class ScriptedChatModel(BaseChatModel):
         self.extraction_calls.append(prompt)
         if self.mode == "garbage":
             return self.garbage
+        if self.mode == "interrupt":  # Ctrl-C in the middle of the node
+            raise KeyboardInterrupt
         if self.mode == "raise":
             raise RuntimeError("OutputParserException: could not parse '<html>502 Bad Gateway</html>'")
         m = _PROMPT_MESSAGE.search(prompt)

@@ -286,3 +286,32 @@ def test_cli_import_does_not_load_heavy_modules():
             "print([m for m in ('torch', 'sentence_transformers', 'chromadb', 'langgraph') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_leaving_with_a_pending_approval_names_the_data_dir_and_threads_lists_it(tmp_path):
+    data = tmp_path / "elsewhere"
+    result = invoke(data, "chat", "--user", "pat", input="I'm vegan.\n")  # EOF at the approval question
+    assert result.exit_code == 0, result.output
+    thread = thread_of(result.output)
+    assert f"memory-agent --data-dir {data} chat --user pat --thread {thread}" in result.output.replace("\n", "")
+    listed = invoke(data, "threads", "--user", "pat", "--json")
+    assert listed.exit_code == 0, listed.output
+    assert json.loads(listed.output) == [{"thread_id": thread, "pending": 1, "unfinished": False}]
+
+
+def test_unknown_slash_command_is_not_sent_as_a_message(tmp_path):
+    data = tmp_path / "d"
+    result = invoke(data, "chat", "--user", "pat", input="/memorie\n/exit\n")
+    assert result.exit_code == 0, result.output
+    assert "Unknown command /memorie" in result.output
+    assert "stored information" not in result.output  # no answer: nothing was sent to the model
+    listed = invoke(data, "threads", "--user", "pat", "--json")
+    assert json.loads(listed.output) == []
+
+
+def test_read_only_commands_refuse_a_data_dir_that_does_not_exist(tmp_path):
+    missing = tmp_path / "typo"
+    result = invoke(missing, "memories", "list", "--user", "pat")
+    assert result.exit_code == 2
+    assert "no data folder" in result.output
+    assert not missing.exists()

@@ -479,3 +479,27 @@ def test_offline_model_end_to_end(make_agent):
 
     assert agent.turn("bob", DINNER, thread_id="s1", now=day(1)).memories == []
     assert agent.memory.live("bob") == []
+
+
+def test_a_turn_cut_short_between_nodes_is_finished_not_lost(make_agent):
+    """Ctrl-C (KeyboardInterrupt) while propose_facts runs: the thread keeps the user's message
+    and the answer; finish_interrupted runs the rest up to the approval, and it commits once."""
+    model = ScriptedChatModel(script={"vegetarian": [VEGETARIAN]})
+    agent = make_agent(model=model)
+    model.mode = "interrupt"
+    with pytest.raises(KeyboardInterrupt):
+        agent.turn("alice", "I am vegetarian.", thread_id="t1", now=T0)
+    model.mode = "script"
+
+    assert agent.unfinished("alice", "t1") and agent.pending("alice", "t1") == []
+    with pytest.raises(PendingApprovalError):  # plain input never silently skips the cut turn
+        agent.turn("alice", "hello", thread_id="t1", now=T0)
+    assert agent.threads("alice") == [{"thread_id": "t1", "pending": 0, "unfinished": True}]
+
+    result = agent.finish_interrupted("alice", "t1", now=T0)
+    assert [p["content"] for p in result.pending] == ["The user is vegetarian."]
+    assert agent.threads("alice") == [{"thread_id": "t1", "pending": 1, "unfinished": False}]
+    agent.resume("alice", "t1", "approve", now=T0)
+    assert [f.content for f in agent.memory.live("alice")] == ["The user is vegetarian."]
+    assert agent.finish_interrupted("alice", "t1") is None
+    assert [m.type for m in agent.transcript("alice", "t1")] == ["human", "ai"]

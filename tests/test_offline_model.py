@@ -168,7 +168,7 @@ GENERAL = [
     ("I have a dog named Rex.", "fact", "pet", "The user has a dog named Rex."),
     ("Please answer in German.", "preference", "answer style", "The user wants answers in German."),
     ("Keep answers short.", "preference", "answer style", "The user wants short answers."),
-    ("I moved to Berlin.", "fact", "home city", "The user moved to Berlin."),
+    ("I moved to Berlin.", "fact", "home city", "The user lives in Berlin."),
     ("I'm based in Lisbon.", "fact", "home city", "The user is based in Lisbon."),
     ("I'm learning Spanish.", "fact", "spanish", "The user is learning Spanish."),
     ("I have two kids.", "fact", "kids", "The user has two kids."),
