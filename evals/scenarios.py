@@ -833,7 +833,7 @@ def render_comparison(on: ScenarioReport, off: ScenarioReport, console: Console)
     console.print(
         "[dim]Memory off can pass only probes that need no memory (no injected_any check); store checks "
         f"count as a probe with memory on only. Tokens: {on.token_encoding}, over the contents of the "
-        "memories injected per question probe. Latency: wall-clock seconds per graph node, over every "
+        "memories injected per question probe. Latency: wall-clock milliseconds per graph node, over every "
         "session turn and probe.[/dim]", highlight=False
     )
 

@@ -49,8 +49,8 @@ class DataDir:
             self._lock_file.close()
             raise DataDirError(
                 f"The data folder {self.path} is in use by another process (pid {holder}). "
-                "Close that process, or give this one its own --data-dir. Several processes "
-                "sharing memory need the Chroma server and Postgres backends."
+                "Close that process, or give this one its own --data-dir. The embedded stores "
+                "serve one process at a time."
             ) from exc
         self._lock_file.seek(0)
         self._lock_file.truncate()
