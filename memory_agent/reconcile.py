@@ -4,8 +4,9 @@ Decided by code, from the proposal's nearest live facts (cosine similarity of th
 ``"topic: content"`` texts) and the slot (``topic``) the proposal fills:
 
 - **NOOP**: the same content (normalised) or a close paraphrase: similarity ≥ ``noop_similarity``
-  with the same polarity. A near-identical sentence with the opposite polarity ("no longer
-  vegetarian") is an UPDATE.
+  with the same polarity and no new value (number, date, name). A near-identical sentence with
+  the opposite polarity ("no longer vegetarian") or a new value ("the deadline is now April 2")
+  is an UPDATE.
 - **UPDATE**: a live fact of the same topic that the new one contradicts or refines — same topic
   and (a change word such as "now", "moved", "switched", "no longer" in the evidence, or
   similarity ≥ ``update_similarity``); or, across topics, a change word and similarity ≥
@@ -63,6 +64,18 @@ def polarity(text: str) -> bool:
     return bool(_NEGATION.search(text))
 
 
+_VALUE = re.compile(r"\b(?:\d[\w:./-]*|[A-Z][\w.+#-]*)")
+
+
+def values(text: str) -> set[str]:
+    """The value-like tokens of a sentence: numbers, dates, and capitalised words after the first
+    word ("March 14", "Postgres", "Kotlin"). Two sentences that embed as near-identical but differ
+    in these ("… is March 14." / "… is now April 2.") are not duplicates."""
+    words = text.split(maxsplit=1)
+    rest = words[1] if len(words) > 1 else ""
+    return {v.casefold().rstrip(".") for v in _VALUE.findall(rest)}
+
+
 def _same_topic(a: str, b: str) -> bool:
     return bool(a) and normalise(a) == normalise(b)
 
@@ -91,10 +104,17 @@ def reconcile(
     content = normalise(proposal.content)
     negated = polarity(proposal.content)
     for fact, sim in scored:
-        if normalise(fact.content) == content or (sim >= config.noop_similarity and polarity(fact.content) == negated):
-            return Decision("NOOP", fact, f"already known (similarity {sim:.2f})")
-        if sim >= config.noop_similarity:  # near-identical words, opposite polarity: a contradiction
+        if normalise(fact.content) == content:
+            return Decision("NOOP", fact, "already known (same words)")
+        if sim < config.noop_similarity:
+            continue
+        if polarity(fact.content) != negated:  # near-identical words, opposite polarity: a contradiction
             return Decision("UPDATE", fact, f"negates a known fact (similarity {sim:.2f})")
+        new_values = values(proposal.content) - values(fact.content)
+        if not new_values:
+            return Decision("NOOP", fact, f"already known (similarity {sim:.2f})")
+        if _same_topic(proposal.topic, fact.topic) or bool(_CHANGE.search(proposal.evidence or "")):
+            return Decision("UPDATE", fact, f"same statement with a new value ({', '.join(sorted(new_values))})")
     change = bool(_CHANGE.search(proposal.evidence or ""))
     for fact, sim in scored:
         if _same_topic(proposal.topic, fact.topic) and (change or sim >= config.update_similarity):
