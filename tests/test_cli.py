@@ -129,6 +129,7 @@ def test_show_and_history_outputs_parse(seeded):
     assert table.exit_code == 0, table.output
     for field in ("evidence", "message ids", "thread", "superseded_by", "I'm vegetarian"):
         assert field in table.output
+    assert re.search(rf"thread\s+{seeded['thread']}\s*$", table.output, re.MULTILINE)  # the id the user typed
 
     everything = json.loads(invoke(data, "memories", "history", "--user", USER, "--json").output)
     assert [f["id"] for f in everything["facts"]] == [fact_id]
