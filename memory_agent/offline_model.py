@@ -447,11 +447,17 @@ _add(r"^(?:my|our)\s+(?P<thing>\w+(?:\s+\w+)??)\s+(?P<v>(?:really\s+)?(?:love|li
      r"want|live|work|\w+s))\s+" + _O, "fact", "*", "The user's {thing} {v} {x}.")
 
 
-@_rule(r"^I\s+(?:(?:just|recently|finally|actually|also|even|once|already|really)\s+)*"
+_LY_VERBS = "apply|reply|rely|supply|multiply|comply|imply|fly|ally|bully|rally|tally"
+
+
+@_rule(r"^I\s+(?:(?:just|recently|finally|actually|also|even|once|already|really|"
+       r"(?!(?:" + _LY_VERBS + r")\b)[a-z]{2,}ly)\s+)*"
        r"(?P<v>[a-z]+(?:\s+up)?)\s+" + _O)
 def _generic(m: re.Match[str]) -> _Hit | None:
     verb = m["v"].lower()
     if verb.split()[0] in _GENERIC_STOP or len(verb) < 2:
+        return None
+    if verb.endswith("ly") and not re.fullmatch(_LY_VERBS, verb):  # "I totally agree!": an adverb, no verb
         return None
     x = _trim_tail(m["x"])
     past = verb in _PAST_IRREGULAR or verb.split()[0].endswith("ed")

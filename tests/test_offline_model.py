@@ -375,3 +375,16 @@ def test_short_headline_before_a_colon_is_skipped(text, content, topic):
     facts = extract_facts(text, "m1")
     assert [(f.content, f.topic) for f in facts] == [(content, topic)]
     assert all(f.evidence in text and ":" not in f.evidence for f in facts)
+
+
+@pytest.mark.parametrize(
+    ("text", "contents"),
+    [
+        ("I totally agree!", []),
+        ("I strongly prefer tea.", ["The user prefers tea."]),
+        ("I fly to Rome every month.", ["The user flies to Rome every month."]),
+        ("I rely on Grafana for dashboards.", ["The user relies on Grafana for dashboards."]),
+    ],
+)
+def test_adverbs_in_ly_are_not_verbs(text, contents):
+    assert [f.content for f in extract_facts(text, "m1")] == contents
