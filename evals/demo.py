@@ -113,7 +113,7 @@ def _ask(agent: MemoryAgent, user: str, question: str, thread: str, now, memory:
     """Ask in a fresh thread; any proposal is rejected, so asking never changes the store."""
     result = agent.turn(user, question, thread_id=thread, now=now, approval="always", memory=memory)
     if result.pending:
-        agent.resume(user, thread, "reject", now=now, approval="always")
+        agent.resume(user, thread, "reject", now=now)
     return result.answer
 
 

@@ -606,7 +606,7 @@ def _run_turn(agent: MemoryAgent, user_id: str, text: str, *, thread_id: str, no
     _record_dropped(result.dropped, rec)
     committed = list(result.committed)
     if result.pending:
-        resumed = agent.resume(user_id, thread_id, "reject", now=now, approval="always")
+        resumed = agent.resume(user_id, thread_id, "reject", now=now)
         _merge_seconds(rec.node_seconds, resumed.node_seconds)
         committed += resumed.committed
     _record_committed(agent, user_id, committed, rec)

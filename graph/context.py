@@ -26,19 +26,24 @@ class AgentContext:
         approval: ``always`` ask (default), ``risky-only`` (constraints, restricted facts,
             updates and retractions still ask), ``never`` (auto-approve, for evals).
         memory_enabled: ``False`` turns long-term memory off: no reads, no proposals, no writes.
+        thread_id: the thread id as the user knows it, recorded as provenance (default: the
+            checkpointer's thread id from the run config).
 
     Raises:
-        ValueError: blank user id or unknown approval mode.
+        ValueError: blank user id, ``now`` not a datetime, or unknown approval mode.
     """
 
     user_id: str
     now: datetime | None = None
     approval: ApprovalMode = "always"
     memory_enabled: bool = True
+    thread_id: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.user_id, str) or not self.user_id.strip():
             raise ValueError("user_id must be a non-empty string, e.g. --user alice@example.com")
+        if self.now is not None and not isinstance(self.now, datetime):
+            raise ValueError(f"now must be a datetime (timezone-aware, or naive meaning UTC), not {self.now!r}")
         if self.approval not in ("always", "risky-only", "never"):
             raise ValueError(f"approval must be always, risky-only or never, not {self.approval!r}")
 

@@ -18,6 +18,9 @@ class AgentState(TypedDict, total=False):
     - ``dropped``: proposals dropped by validation or reconcile this turn, with the reason.
     - ``decisions``: one per proposal: ``{"proposal_id", "action", "content"?, "decided_by"}``.
     - ``committed``: what ``commit`` wrote this turn.
+    - ``owner``: the user id that started the thread (no other user id may run it).
+    - ``turn``: the running turn's policy, fixed when it starts: ``{"thread_id", "approval",
+      "memory_enabled", "message_id"}`` (see ``graph.turn``).
     """
 
     messages: Annotated[list[AnyMessage], add_messages]
@@ -26,3 +29,5 @@ class AgentState(TypedDict, total=False):
     dropped: list[dict[str, Any]]
     decisions: list[dict[str, Any]]
     committed: list[dict[str, Any]]
+    owner: str
+    turn: dict[str, Any]

@@ -42,6 +42,12 @@ class PendingApprovalError(RuntimeError):
     """The thread waits at an approval; answer it (``resume``) before sending a new message."""
 
 
+def _check_thread(thread_id: object) -> str:
+    if not isinstance(thread_id, str) or not thread_id.strip():
+        raise InputError(f"The thread id must be a non-blank string, not {thread_id!r}.")
+    return thread_id
+
+
 @dataclass
 class TurnResult:
     """What one run (a turn or a resume) produced.
@@ -96,17 +102,22 @@ class MemoryAgent:
         model = model if model is not None else load_chat_model(settings.model, base_url=settings.openai_base_url)
         embedder = embedder or load_embedder(settings.embedder, openai_base_url=settings.openai_base_url)
         data = DataDir(settings.data_dir)
+        closers = [data.close]
         try:
             ledger = SQLiteFactLedger(data.sqlite_path)
+            closers.insert(0, ledger.close)
             conn = sqlite3.connect(str(data.sqlite_path), check_same_thread=False, timeout=5.0)
+            closers.insert(0, conn.close)
             checkpointer = SqliteSaver(conn)
             client = make_chroma_client(path=str(data.chroma_path), url=settings.chroma_url)
-        except Exception:
-            data.close()
+            closers.insert(0, client.close)
+        except BaseException:
+            for close in closers:  # nothing half-open stays behind
+                close()
             raise
         index = ChromaFactIndex(client, embedder.name, embedder.dimension)
         memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig(top_k=settings.top_k))
-        return cls(memory, model, checkpointer, settings, closers=[client.close, conn.close, ledger.close, data.close])
+        return cls(memory, model, checkpointer, settings, closers=closers)
 
     def close(self) -> None:
         """Close the stores and release the data folder."""
@@ -121,14 +132,26 @@ class MemoryAgent:
         self.close()
 
     # ------------------------------------------------------------------------------------
-    def _context(self, user_id: str, now: datetime | None, approval: str | None, memory: bool) -> AgentContext:
+    def _context(self, user_id: str, thread_id: str, now: datetime | None, approval: str | None,
+                 memory: bool) -> AgentContext:
         if not isinstance(user_id, str) or not user_id.strip():
             raise InputError("The user id is empty: pass a non-blank user id, e.g. --user alice@example.com")
-        return AgentContext(user_id=user_id, now=now, approval=approval or self.settings.approval,
-                            memory_enabled=memory)
+        try:
+            return AgentContext(user_id=user_id, now=now, approval=approval or self.settings.approval,
+                                memory_enabled=memory, thread_id=_check_thread(thread_id))
+        except ValueError as exc:
+            raise InputError(str(exc)) from exc
 
     def _config(self, user_id: str, thread_id: str) -> dict:
-        return {"configurable": {"thread_id": checkpoint_thread_id(user_id, thread_id)}}
+        return {"configurable": {"thread_id": checkpoint_thread_id(user_id, _check_thread(thread_id))}}
+
+    def _state(self, user_id: str, thread_id: str) -> tuple[list[dict], bool]:
+        """One checkpoint read: ``(pending proposals, unfinished)``."""
+        snapshot = self.graph.get_state(self._config(user_id, thread_id))
+        for intr in snapshot.interrupts or ():
+            if isinstance(intr.value, dict) and "proposals" in intr.value:
+                return list(intr.value["proposals"]), False
+        return [], bool(snapshot.next) and not snapshot.interrupts
 
     def check_message(self, text: str) -> str:
         """Return the message stripped, or raise :class:`InputError` (empty, or over the cap)."""
@@ -143,38 +166,29 @@ class MemoryAgent:
 
     def pending(self, user_id: str, thread_id: str) -> list[dict]:
         """Proposals waiting at this thread's approval interrupt ([] when none)."""
-        snapshot = self.graph.get_state(self._config(user_id, thread_id))
-        for intr in snapshot.interrupts or ():
-            if isinstance(intr.value, dict) and "proposals" in intr.value:
-                return list(intr.value["proposals"])
-        return []
+        return self._state(user_id, thread_id)[0]
 
     def unfinished(self, user_id: str, thread_id: str) -> bool:
         """True when a turn of this thread stopped between nodes (a crash or Ctrl-C), not at an approval."""
-        snapshot = self.graph.get_state(self._config(user_id, thread_id))
-        return bool(snapshot.next) and not snapshot.interrupts
+        return self._state(user_id, thread_id)[1]
 
-    def finish_interrupted(self, user_id: str, thread_id: str, *, now: datetime | None = None,
-                           approval: str | None = None) -> TurnResult | None:
+    def finish_interrupted(self, user_id: str, thread_id: str, *, now: datetime | None = None) -> TurnResult | None:
         """Run the remaining nodes of a turn that stopped between nodes, from its last checkpoint,
-        up to the approval interrupt or the end. ``None`` when nothing was unfinished."""
+        up to the approval interrupt or the end, under the policy the turn started with (approval
+        mode, memory on/off). ``None`` when nothing was unfinished."""
         if not self.unfinished(user_id, thread_id):
             return None
-        ctx = self._context(user_id, now, approval, True)
+        ctx = self._context(user_id, thread_id, now, None, True)
         result = self._collect(self._stream(None, self._config(user_id, thread_id), ctx), TurnResult())
         result.pending = self.pending(user_id, thread_id)
         return result
 
     def threads(self, user_id: str) -> list[dict]:
         """The user's threads, oldest first: ``{"thread_id", "pending": int, "unfinished": bool}``."""
-        prefix = checkpoint_thread_id(user_id, "")
         out = []
-        for key in self.memory.ledger.threads(user_id):
-            if not key.startswith(prefix):
-                continue
-            thread_id = key[len(prefix):]
-            out.append({"thread_id": thread_id, "pending": len(self.pending(user_id, thread_id)),
-                        "unfinished": self.unfinished(user_id, thread_id)})
+        for thread_id in self.memory.ledger.threads(user_id):
+            pending, unfinished = self._state(user_id, thread_id)
+            out.append({"thread_id": thread_id, "pending": len(pending), "unfinished": unfinished})
         return out
 
     def stream_turn(
@@ -187,18 +201,19 @@ class MemoryAgent:
             InputError: empty or oversized message, blank user id.
             PendingApprovalError: the thread waits at an approval (resume it first).
         """
-        ctx = self._context(user_id, now, approval, memory)
-        text = self.check_message(text)
         thread_id = thread_id or uuid.uuid4().hex
-        if self.pending(user_id, thread_id):
+        ctx = self._context(user_id, thread_id, now, approval, memory)
+        text = self.check_message(text)
+        pending, unfinished = self._state(user_id, thread_id)
+        if pending:
             raise PendingApprovalError(
                 f"Thread {thread_id!r} waits for an approval; answer it before sending a new message."
             )
-        if self.unfinished(user_id, thread_id):
+        if unfinished:
             raise PendingApprovalError(
                 f"Thread {thread_id!r} has a turn that stopped half-way; call finish_interrupted() first."
             )
-        self.memory.ledger.remember_thread(user_id, checkpoint_thread_id(user_id, thread_id), ctx.clock())
+        self.memory.ledger.remember_thread(user_id, thread_id, ctx.clock())
         yield from self._stream({"messages": [HumanMessage(content=text, id=uuid.uuid4().hex)]},
                                 self._config(user_id, thread_id), ctx)
 
@@ -235,18 +250,21 @@ class MemoryAgent:
         result.pending = self.pending(user_id, thread_id)
         return result
 
-    def resume(self, user_id: str, thread_id: str, decisions: Any, *, now: datetime | None = None,
-               approval: str | None = None) -> TurnResult:
+    def resume(self, user_id: str, thread_id: str, decisions: Any, *, now: datetime | None = None) -> TurnResult:
         """Answer the pending approval of a thread (see ``nodes.human_approval`` for the value).
+
+        The turn keeps the approval mode and memory switch it started with; ``now`` is the clock
+        of the writes.
 
         Raises:
             InputError: nothing is pending in this thread.
             ValueError: a malformed decision (the thread stays at the approval).
         """
-        ctx = self._context(user_id, now, approval, True)
-        if not self.pending(user_id, thread_id):
+        ctx = self._context(user_id, thread_id, now, None, True)
+        pending = self.pending(user_id, thread_id)
+        if not pending:
             raise InputError(f"Thread {thread_id!r} has no pending approval.")
-        parse_decisions(decisions, self.pending(user_id, thread_id))  # raises before anything runs
+        parse_decisions(decisions, pending)  # raises before anything runs
         result = self._collect(self._stream(Command(resume=decisions), self._config(user_id, thread_id), ctx),
                                TurnResult())
         result.pending = self.pending(user_id, thread_id)

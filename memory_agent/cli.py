@@ -642,8 +642,6 @@ def memories_list(
 
 
 def _fact_panel(console: Console, fact) -> None:
-    from memory_agent.agent import checkpoint_thread_id
-
     table = Table(show_header=False, box=None, title=f"Fact {fact.id}", title_justify="left")
     table.add_column("field", style="bold", no_wrap=True)
     table.add_column("value", overflow="fold")
@@ -651,10 +649,7 @@ def _fact_panel(console: Console, fact) -> None:
     source = data.pop("source", {}) or {}
     for key, value in data.items():
         table.add_row(key, Text("" if value is None else str(value)))
-    thread = str(source.get("thread_id", ""))
-    if thread.startswith(checkpoint_thread_id(fact.user_id, "")):  # show the id the user typed
-        thread = thread[len(checkpoint_thread_id(fact.user_id, "")):]
-    table.add_row("thread", Text(thread))
+    table.add_row("thread", Text(str(source.get("thread_id", ""))))
     table.add_row("message ids", Text(", ".join(source.get("message_ids") or [])))
     console.print(table)
 

@@ -65,8 +65,8 @@ class Fact(BaseModel):
 
     @property
     def index_text(self) -> str:
-        """The text that is embedded and searched: ``"<topic>: <content>"``."""
-        return f"{self.topic}: {self.content}" if self.topic else self.content
+        """The text that is embedded and searched: ``"<topic>: <content>"`` (see :func:`index_text`)."""
+        return index_text(self.topic, self.content)
 
     def is_valid_at(self, now: datetime) -> bool:
         """True unless ``valid_until`` lies at or before ``now``."""
@@ -126,6 +126,12 @@ class Proposal(BaseModel):
     target_content: str | None = None
     risky: bool = False
     reason: str = ""
+
+
+def index_text(topic: str, content: str) -> str:
+    """The text embedded for a fact or a proposal: ``"<topic>: <content>"``, or the content alone."""
+    topic, content = (topic or "").strip(), content.strip()
+    return f"{topic}: {content}" if topic else content
 
 
 def utcnow() -> datetime:

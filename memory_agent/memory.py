@@ -20,7 +20,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
-from memory_agent.facts import Fact, Proposal, ProposedFact, Source, stable_id
+from memory_agent.facts import Fact, Proposal, ProposedFact, Source, index_text, stable_id
 from memory_agent.reconcile import ReconcileConfig, polarity, reconcile
 from memory_agent.retrieval import RetrievalConfig, ScoredFact, rank
 from memory_agent.validation import check_proposal, normalise
@@ -52,6 +52,7 @@ class LongTermMemory:
         self.embeddings = embeddings
         self.retrieval = retrieval
         self.reconcile_config = reconcile_config
+        self._embeddings_cache: dict[str, list[float]] = {}
 
     # ---- reads -------------------------------------------------------------------------
     def retrieve(self, user_id: str, query: str, now: datetime, top_k: int | None = None) -> list[ScoredFact]:
@@ -124,7 +125,7 @@ class LongTermMemory:
             if not verdict.ok:
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": "invalid", "reason": verdict.reason})
                 continue
-            embedding = self.embeddings.embed_query(f"{p.topic}: {p.content}" if p.topic else p.content)
+            embedding = self._embed(index_text(p.topic, p.content))
             twin = next((q for q, e in this_turn if _same_statement(p, q, _cosine(embedding, e),
                                                                       self.reconcile_config.noop_similarity)), None)
             if twin is not None:
@@ -192,9 +193,14 @@ class LongTermMemory:
             summary["written"] = self.ledger.audit(audit)
             return summary
 
+        existing = self.ledger.get_fact(user_id, fact_id)
         # The target may have changed since the proposal was made (another thread's approval):
-        # act on the live head of its supersede chain, or on nothing if that was retracted.
-        target_id = self._live_head(user_id, proposal.target_id)
+        # act on the live head of its supersede chain, or on nothing if that was retracted. A retry
+        # of this very commit keeps the target it recorded the first time.
+        if existing is not None and proposal.operation == "UPDATE":
+            target_id = existing.supersedes
+        else:
+            target_id = self._live_head(user_id, proposal.target_id)
         if target_id != proposal.target_id:
             audit["reason"] = f"{proposal.reason}; target {proposal.target_id} is no longer live, acted on {target_id}"
             audit["target_id"] = summary["target_id"] = target_id
@@ -205,7 +211,6 @@ class LongTermMemory:
             summary.update(fact_id=target_id, written=self.ledger.audit(audit) or written)
             return summary
 
-        existing = self.ledger.get_fact(user_id, fact_id)
         written = False
         if existing is None:
             fact = Fact(
@@ -215,7 +220,11 @@ class LongTermMemory:
                 supersedes=target_id if proposal.operation == "UPDATE" else None,
             )
             self.ledger.save_fact(fact)
-            self.index.upsert(user_id, [fact], self.embeddings.embed_documents([fact.index_text]))
+            self.index.upsert(user_id, [fact], [self._embed(fact.index_text)])
+            written = True
+        elif existing.status == "confirmed" and not self.index.get(user_id, [fact_id]):
+            # a retry after the index write failed: the ledger has the fact, the live index not yet
+            self.index.upsert(user_id, [existing], [self._embed(existing.index_text)])
             written = True
         if proposal.operation == "UPDATE" and target_id and target_id != fact_id:
             written = self._end(user_id, target_id, "superseded", now, fact_id) or written
@@ -234,10 +243,22 @@ class LongTermMemory:
             "reason": item.get("reason", ""), "target_id": item.get("target_id"), "proposal": p,
         })
 
-    def touch(self, user_id: str, fact_ids: Sequence[str], now: datetime) -> None:
-        """Record that these facts were injected at ``now`` (last-used, use count)."""
+    def touch(self, user_id: str, fact_ids: Sequence[str], now: datetime, turn_id: str) -> None:
+        """Record that these facts were injected in turn ``turn_id`` at ``now`` (last-used, use
+        count); idempotent per (fact, turn)."""
         if fact_ids:
-            self.ledger.touch(user_id, fact_ids, now)
+            self.ledger.touch(user_id, fact_ids, now, turn_id)
+
+    def _embed(self, text: str) -> list[float]:
+        """Embed one text, remembering the last few hundred, so a fact embedded when it is
+        planned is not embedded again when it is committed in the same process."""
+        vector = self._embeddings_cache.get(text)
+        if vector is None:
+            vector = self.embeddings.embed_documents([text])[0]
+            if len(self._embeddings_cache) >= 512:
+                self._embeddings_cache.pop(next(iter(self._embeddings_cache)))
+            self._embeddings_cache[text] = vector
+        return vector
 
     def _live_head(self, user_id: str, fact_id: str | None) -> str | None:
         """Follow ``superseded_by`` from ``fact_id`` to the fact that is live now (``None`` when

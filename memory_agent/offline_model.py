@@ -34,6 +34,7 @@ from langchain_core.prompt_values import PromptValue
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from memory_agent.facts import ProposedFact, ProposedFacts
+from memory_agent.messages import message_text
 
 __all__ = ["OfflineChatModel", "compose_answer", "extract_facts", "memories_from", "propose_facts"]
 
@@ -566,14 +567,6 @@ _MESSAGE_LINE = re.compile(r"^\[(?P<id>[^\]\n]*)\]\s*(?P<role>user|human|assista
                            re.I)
 
 
-def _text(message: BaseMessage) -> str:
-    content = message.content
-    if isinstance(content, str):
-        return content
-    return "".join(b if isinstance(b, str) else str(b.get("text", "")) for b in content
-                   if isinstance(b, str | dict))
-
-
 def _as_messages(value: Any) -> list[BaseMessage]:
     if isinstance(value, PromptValue):
         return value.to_messages()
@@ -600,11 +593,11 @@ def propose_facts(messages: Any) -> ProposedFacts:
         ValueError, NotImplementedError: ``messages`` cannot be converted to chat messages.
     """
     msgs = _as_messages(messages)
-    prompt = next((m for m in reversed(msgs) if "<messages>" in _text(m)), None)
+    prompt = next((m for m in reversed(msgs) if "<messages>" in message_text(m)), None)
     if prompt is None:
         human = next((m for m in reversed(msgs) if isinstance(m, HumanMessage)), None)
-        return ProposedFacts(facts=extract_facts(_text(human), human.id or "") if human else [])
-    body = _text(prompt)
+        return ProposedFacts(facts=extract_facts(message_text(human), human.id or "") if human else [])
+    body = message_text(prompt)
     body = body[body.index("<messages>") + len("<messages>"):]
     body = body[: body.rindex("</messages>")] if "</messages>" in body else body
     turns: list[list[str]] = []  # [id, role, text]
@@ -647,7 +640,7 @@ def memories_from(messages: list[BaseMessage]) -> list[str]:
     found: list[str] = []
     for message in messages:
         if isinstance(message, SystemMessage):
-            for block in _MEMORY_BLOCK.finditer(_text(message)):
+            for block in _MEMORY_BLOCK.finditer(message_text(message)):
                 for line in block["body"].splitlines():
                     m = _MEMORY_LINE.match(line)
                     if m and (content := html.unescape(m["content"]).strip()) and content not in found:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from langchain_core.messages import BaseMessage, HumanMessage
 
 from memory_agent.facts import ProposedFact
+from memory_agent.messages import message_text
 
 MAX_CONTENT_CHARS = 300
 
@@ -116,7 +117,7 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage]) -> V
             return Verdict(False, f"cites message {mid!r}, which is not in this thread")
         if not isinstance(msg, HumanMessage):
             return Verdict(False, f"cites message {mid!r}, which the user did not write")
-        cited.append(msg.content if isinstance(msg.content, str) else str(msg.content))
+        cited.append(message_text(msg))
     if not evidence:
         return Verdict(False, "gives no evidence")
     if normalise(evidence) not in normalise(" ".join(cited)):

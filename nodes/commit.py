@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from graph.context import AgentContext
 from graph.state import AgentState
+from graph.turn import check_owner, turn_policy
 from memory_agent.facts import Proposal
 from memory_agent.memory import LongTermMemory
 
@@ -22,11 +22,13 @@ def make_commit(memory: LongTermMemory):
 
     def commit(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         ctx = runtime.context
+        check_owner(state, ctx)
         now = ctx.clock()
-        thread_id = str(get_config()["configurable"].get("thread_id", ""))
-        if not ctx.memory_enabled:
-            return {"committed": []}
+        policy = turn_policy(state, ctx)
+        thread_id = policy["thread_id"]
         memory.ledger.remember_thread(ctx.user_id, thread_id, now)
+        if not policy["memory_enabled"]:
+            return {"committed": []}
         proposals = {p["id"]: Proposal.model_validate(p) for p in state.get("proposals") or []}
         results = []
         for d in state.get("decisions") or []:
@@ -36,7 +38,8 @@ def make_commit(memory: LongTermMemory):
             results.append(memory.apply(ctx.user_id, proposal, d["action"], now, d["decided_by"], d.get("content")))
         for item in state.get("dropped") or []:
             memory.record_dropped(ctx.user_id, thread_id, item, now)
-        memory.touch(ctx.user_id, [m["id"] for m in state.get("memories") or []], now)
+        memory.touch(ctx.user_id, [m["id"] for m in state.get("memories") or []], now,
+                     turn_id=f"{thread_id}/{policy.get('message_id')}")
         return {"committed": results}
 
     return commit

@@ -9,8 +9,9 @@ evidence, risky, and for UPDATE/RETRACT the target). Resume with
   (``content`` only for edit), or ``{"decisions": that list}``;
 - a dict ``{proposal_id: "approve" | "reject" | {"action": "edit", "content": str}}``.
 
-A proposal with no decision is rejected. This node has no side effect before the interrupt,
-so re-running it on resume writes nothing twice.
+A proposal with no decision is rejected. Decisions are recorded as made by ``"user"`` (the
+payload cannot name someone else); the approval mode is the one the turn started with. This node
+has no side effect before the interrupt, so re-running it on resume writes nothing twice.
 """
 
 from __future__ import annotations
@@ -22,12 +23,13 @@ from langgraph.types import interrupt
 
 from graph.context import AgentContext
 from graph.state import AgentState
+from graph.turn import check_owner, turn_policy
 from memory_agent.validation import check_edit
 
 ACTIONS = ("approve", "edit", "reject")
 
 
-def parse_decisions(value: Any, proposals: list[dict], decided_by: str = "user") -> list[dict]:
+def parse_decisions(value: Any, proposals: list[dict]) -> list[dict]:
     """Turn a resume value into one decision per proposal.
 
     Raises:
@@ -62,12 +64,14 @@ def parse_decisions(value: Any, proposals: list[dict], decided_by: str = "user")
         action = d.get("action")
         if action not in ACTIONS:
             raise ValueError(f"Unknown action {action!r} for {pid}: use approve, edit or reject")
+        if action == "edit" and next(p for p in proposals if p["id"] == pid)["operation"] == "RETRACT":
+            raise ValueError(f"{pid} is a retraction: approve or reject it; there is no content to edit")
         if action == "edit":
             problem = check_edit(d.get("content"))
             if problem:
                 raise ValueError(f"Edit of {pid} refused: {problem}")
-        decisions.append({"proposal_id": pid, "action": action, "content": d.get("content"),
-                          "decided_by": d.get("decided_by", decided_by)})
+        decisions.append({"proposal_id": pid, "action": action,
+                          "content": d.get("content") if action == "edit" else None, "decided_by": "user"})
     return decisions
 
 
@@ -84,8 +88,9 @@ def make_human_approval():
     """Build the node. State in: ``proposals``. State out: ``decisions``."""
 
     def human_approval(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+        check_owner(state, runtime.context)
         proposals = state.get("proposals") or []
-        mode = runtime.context.approval
+        mode = turn_policy(state, runtime.context)["approval"]  # the turn's mode, not the resuming call's
         auto = [p for p in proposals if not needs_person(p, mode)]
         ask = [p for p in proposals if needs_person(p, mode)]
         decisions = [{"proposal_id": p["id"], "action": "approve", "content": None, "decided_by": f"auto ({mode})"}

@@ -2,39 +2,34 @@
 
 from __future__ import annotations
 
-from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from graph.context import AgentContext
 from graph.state import AgentState
+from graph.turn import check_owner, latest_user_message, message_text, start_turn
 from memory_agent.memory import LongTermMemory
 
 TURN_RESET = {"memories": [], "proposals": [], "dropped": [], "decisions": [], "committed": []}
 
 
-def latest_user_text(state: AgentState) -> str:
-    """The text of the newest ``HumanMessage`` in the state ('' when there is none)."""
-    for msg in reversed(state.get("messages", [])):
-        if isinstance(msg, HumanMessage):
-            return msg.content if isinstance(msg.content, str) else str(msg.content)
-    return ""
-
-
 def make_load_memory(memory: LongTermMemory):
-    """Build the node. It writes nothing: usage counts are recorded by ``commit``.
+    """Build the node. It writes no store: usage counts are recorded by ``commit``.
 
+    It starts the turn: fixes its policy (``turn``), records the thread's ``owner`` on the first
+    turn, and refuses a thread that another user id started (``graph.turn.ThreadOwnerError``).
     State in: ``messages``. State out: ``memories`` (≤ top-k dicts with id, kind, content,
-    similarity, recency, score) and the other per-turn fields reset.
+    similarity, recency, score), ``turn``, ``owner``, and the other per-turn fields reset.
     """
 
     def load_memory(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         ctx = runtime.context
-        if not ctx.memory_enabled:
-            return dict(TURN_RESET)
-        query = latest_user_text(state)
-        if not query.strip():
-            return dict(TURN_RESET)
+        check_owner(state, ctx)
+        update = {**TURN_RESET, "turn": start_turn(state, ctx), "owner": ctx.user_id}
+        message = latest_user_message(state)
+        query = message_text(message) if message is not None else ""
+        if not ctx.memory_enabled or not query.strip():
+            return update
         scored = memory.retrieve(ctx.user_id, query, ctx.clock())
-        return {**TURN_RESET, "memories": [s.as_dict() for s in scored]}
+        return {**update, "memories": [s.as_dict() for s in scored]}
 
     return load_memory

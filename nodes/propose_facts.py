@@ -6,11 +6,11 @@ import logging
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
-from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
 from graph.context import AgentContext
 from graph.state import AgentState
+from graph.turn import latest_user_message, message_text, turn_policy
 from memory_agent.facts import ProposedFacts, stable_id
 from memory_agent.memory import LongTermMemory
 from prompts import load_prompt
@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 
 def extraction_prompt(message: HumanMessage) -> str:
     """``prompts/propose_facts.md`` with the user message as ``[<message id>] user: <text>``."""
-    text = " ".join(str(message.content).split())
+    text = " ".join(message_text(message).split())
     return load_prompt("propose_facts").replace("{messages}", f"[{message.id}] user: {text}")
 
 
@@ -35,13 +35,14 @@ def make_propose_facts(memory: LongTermMemory, model: BaseChatModel):
 
     def propose_facts(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         ctx = runtime.context
-        if not ctx.memory_enabled:
+        policy = turn_policy(state, ctx)
+        if not policy["memory_enabled"]:
             return {"proposals": [], "dropped": []}
         messages = state.get("messages", [])
-        turn = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
+        turn = latest_user_message(state)
         if turn is None:
             return {"proposals": [], "dropped": []}
-        thread_id = str(get_config()["configurable"].get("thread_id", ""))
+        thread_id = policy["thread_id"]
         try:
             out = structured.invoke([HumanMessage(extraction_prompt(turn))])
             if not isinstance(out, ProposedFacts):

@@ -62,8 +62,9 @@ class FactLedger(Protocol):
     def facts(self, user_id: str, status: str | None = None) -> list[Fact]:
         """The user's facts, optionally only one status, oldest first."""
 
-    def touch(self, user_id: str, fact_ids: Sequence[str], at: datetime) -> None:
-        """Record that facts were injected at ``at``: set last-used, add one to the use count."""
+    def touch(self, user_id: str, fact_ids: Sequence[str], at: datetime, turn_id: str) -> None:
+        """Record that facts were injected in turn ``turn_id`` at ``at``: set last-used and add one
+        to the use count, once per (fact, turn)."""
 
     def audit(self, row: dict[str, Any]) -> bool:
         """Append an audit row (idempotent on ``row['id']``); True when it was new."""

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,13 @@ CREATE TABLE IF NOT EXISTS audit_log (
     proposal TEXT
 );
 CREATE INDEX IF NOT EXISTS audit_user ON audit_log (user_id, at);
+CREATE TABLE IF NOT EXISTS fact_uses (
+    user_id TEXT NOT NULL,
+    fact_id TEXT NOT NULL,
+    turn_id TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (user_id, fact_id, turn_id)
+);
 CREATE TABLE IF NOT EXISTS user_threads (
     user_id TEXT NOT NULL,
     thread_id TEXT NOT NULL,
@@ -92,25 +100,31 @@ class SQLiteFactLedger:
         except sqlite3.DatabaseError as exc:
             raise _corrupt(self.path, exc) from exc
 
-    def _exec(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One locked transaction: committed on success, rolled back on error, and SQLite's errors
+        turned into a :class:`StoreError` that says what to do."""
         with self._lock:
             try:
-                cur = self.conn.execute(sql, params)
+                yield self.conn
                 self.conn.commit()
-            except sqlite3.OperationalError as exc:
+            except sqlite3.IntegrityError as exc:  # a required value missing: a caller's bug, not damage
                 self.conn.rollback()
-                raise StoreError(f"{self.path}: {exc} (another process writing? try again)") from exc
+                raise StoreError(f"{self.path}: a row was refused ({exc}); nothing was written.") from exc
+            except sqlite3.OperationalError as exc:  # locked, busy, read-only, disk full
+                self.conn.rollback()
+                raise StoreError(f"{self.path}: {exc}. Another process may be writing; try again.") from exc
             except sqlite3.DatabaseError as exc:
                 self.conn.rollback()
                 raise _corrupt(self.path, exc) from exc
-            return cur
+
+    def _exec(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        with self._transaction() as conn:
+            return conn.execute(sql, params)
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
-        with self._lock:
-            try:
-                return self.conn.execute(sql, params).fetchall()
-            except sqlite3.DatabaseError as exc:
-                raise _corrupt(self.path, exc) from exc
+        with self._transaction() as conn:
+            return conn.execute(sql, params).fetchall()
 
     def save_fact(self, fact: Fact) -> None:
         """Insert or replace the fact row keyed by ``(user_id, id)``."""
@@ -136,30 +150,30 @@ class SQLiteFactLedger:
             )
         return [Fact.model_validate_json(r[0]) for r in rows]
 
-    def touch(self, user_id: str, fact_ids: Sequence[str], at: datetime) -> None:
-        """Set last-used to ``at`` and add one to the use count of each fact (one transaction)."""
-        with self._lock:
-            try:
-                for fid in fact_ids:
-                    row = self.conn.execute(
-                        "SELECT data FROM facts WHERE user_id = ? AND id = ?", (user_id, fid)
-                    ).fetchone()
-                    if row is None:
-                        continue
-                    fact = Fact.model_validate_json(row[0])
-                    fact.last_used_at = at
-                    fact.use_count += 1
-                    self.conn.execute(
-                        "UPDATE facts SET data = ? WHERE user_id = ? AND id = ?",
-                        (fact.model_dump_json(), user_id, fid),
-                    )
-                self.conn.commit()
-            except sqlite3.DatabaseError as exc:
-                self.conn.rollback()
-                raise _corrupt(self.path, exc) from exc
+    def touch(self, user_id: str, fact_ids: Sequence[str], at: datetime, turn_id: str) -> None:
+        """Record that facts were injected in turn ``turn_id`` at ``at``: set last-used and add one to
+        the use count — once per (fact, turn), so a re-run commit does not count twice."""
+        with self._transaction() as conn:
+            for fid in fact_ids:
+                new = conn.execute(
+                    "INSERT OR IGNORE INTO fact_uses (user_id, fact_id, turn_id, at) VALUES (?, ?, ?, ?)",
+                    (user_id, fid, turn_id, at.isoformat()),
+                ).rowcount
+                row = conn.execute("SELECT data FROM facts WHERE user_id = ? AND id = ?", (user_id, fid)).fetchone()
+                if not new or row is None:
+                    continue
+                fact = Fact.model_validate_json(row[0])
+                fact.last_used_at = at
+                fact.use_count += 1
+                conn.execute("UPDATE facts SET data = ? WHERE user_id = ? AND id = ?",
+                             (fact.model_dump_json(), user_id, fid))
 
     def audit(self, row: dict[str, Any]) -> bool:
-        """Append one audit row; a row with an existing ``id`` is ignored. Returns True when new."""
+        """Append one audit row; a row with an existing ``id`` is ignored. Returns True when new.
+
+        Required keys: ``id``, ``user_id``, ``at``, ``decision``, ``decided_by``; the others of
+        :data:`AUDIT_COLUMNS` are optional. A missing required value raises :class:`StoreError`
+        (it is not silently skipped)."""
         values = dict(row)
         if isinstance(values.get("proposal"), dict):
             values["proposal"] = json.dumps(values["proposal"], ensure_ascii=False, default=str)
@@ -167,7 +181,8 @@ class SQLiteFactLedger:
             values["at"] = values["at"].isoformat()
         cols = [c for c in AUDIT_COLUMNS if c in values]
         cur = self._exec(
-            f"INSERT OR IGNORE INTO audit_log ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})",
+            f"INSERT INTO audit_log ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)}) "
+            "ON CONFLICT(id) DO NOTHING",
             [values[c] for c in cols],
         )
         return cur.rowcount == 1

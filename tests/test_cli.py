@@ -122,7 +122,7 @@ def test_show_and_history_outputs_parse(seeded):
 
     shown = json.loads(invoke(data, "memories", "show", fact_id, "--user", USER, "--json").output)
     assert shown["id"] == fact_id and shown["status"] == "confirmed"
-    assert shown["source"]["thread_id"].endswith(":" + seeded["thread"])
+    assert shown["source"]["thread_id"] == seeded["thread"]  # the id the user typed, not the checkpointer key
     assert shown["source"]["message_ids"] and shown["evidence"] == "I'm vegetarian"
 
     table = invoke(data, "memories", "show", fact_id, "--user", USER)

@@ -316,7 +316,7 @@ def test_approval_modes(agent, model, mode, asked):
     assert contents(result.pending) == asked
     if asked:
         assert agent.memory.ledger.facts("alice") == []  # nothing is written before the approval
-        agent.resume("alice", "s1", "approve", now=T0, approval=mode)
+        agent.resume("alice", "s1", "approve", now=T0)
     everything = sorted(f["content"] for f in DARK_AND_PEANUTS_FACTS)
     assert sorted(contents(agent.memory.ledger.facts("alice"))) == everything
     decided_by = {r["content"]: r["decided_by"] for r in agent.memory.ledger.audit_rows("alice")}
