@@ -103,6 +103,7 @@ def reconcile(
 
     content = normalise(proposal.content)
     negated = polarity(proposal.content)
+    change = bool(_CHANGE.search(proposal.evidence or ""))
     for fact, sim in scored:
         if normalise(fact.content) == content:
             return Decision("NOOP", fact, "already known (same words)")
@@ -113,9 +114,8 @@ def reconcile(
         new_values = values(proposal.content) - values(fact.content)
         if not new_values:
             return Decision("NOOP", fact, f"already known (similarity {sim:.2f})")
-        if _same_topic(proposal.topic, fact.topic) or bool(_CHANGE.search(proposal.evidence or "")):
+        if _same_topic(proposal.topic, fact.topic) or change:
             return Decision("UPDATE", fact, f"same statement with a new value ({', '.join(sorted(new_values))})")
-    change = bool(_CHANGE.search(proposal.evidence or ""))
     for fact, sim in scored:
         if _same_topic(proposal.topic, fact.topic) and (change or sim >= config.update_similarity):
             return Decision("UPDATE", fact, f"same topic '{fact.topic}', similarity {sim:.2f}")

@@ -29,7 +29,7 @@ PROFILE_KINDS = frozenset({"preference", "constraint"})
 
 @dataclass(frozen=True)
 class RetrievalConfig:
-    """Retrieval knobs. Scores and similarities are 0–1; ``half_life_days`` is the recency
+    """Retrieval knobs. Scores and similarities are 0–1; ``recency_days`` is the recency
     time constant in days; ``candidates`` is how many nearest neighbours are scored."""
 
     top_k: int = 5

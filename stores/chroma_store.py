@@ -45,6 +45,16 @@ def _metadata(fact: Fact) -> dict:
     return meta
 
 
+def _chroma_call(what: str, call):
+    """Run one Chroma call; any failure becomes a :class:`StoreError` that says what failed."""
+    try:
+        return call()
+    except (StoreError, ValueError):
+        raise
+    except Exception as exc:  # chromadb raises many types when the store is down or corrupt
+        raise StoreError(f"Chroma failed to {what}: {type(exc).__name__}: {exc}. Is the store reachable?") from exc
+
+
 class ChromaFactIndex:
     """:class:`stores.base.FactIndex` on a Chroma client (``PersistentClient`` or ``HttpClient``).
 
@@ -98,7 +108,7 @@ class ChromaFactIndex:
         except EmbedderMismatchError:
             raise
         except Exception as exc:  # chromadb raises many types when the store is down/corrupt
-            raise StoreError(f"Chroma is not usable: {exc}") from exc
+            raise StoreError(f"Chroma is not usable: {type(exc).__name__}: {exc}. Is the store reachable?") from exc
         self._check(col, user_id)
         self._collections[user_id] = col
         return col
@@ -110,22 +120,23 @@ class ChromaFactIndex:
         if any(f.user_id != user_id for f in facts):
             raise ValueError("Every fact must belong to the user it is written for")
         col = self._collection(user_id, create=True)
-        col.upsert(
+        _chroma_call("write facts", lambda: col.upsert(
             ids=[f.id for f in facts],
             embeddings=[list(e) for e in embeddings],
             documents=[f.index_text for f in facts],
             metadatas=[_metadata(f) for f in facts],
-        )
+        ))
 
     def query(self, user_id: str, embedding: Sequence[float], n: int) -> list[tuple[Fact, float]]:
         """Nearest ``n`` live facts of the user as ``(fact, cosine distance)``, nearest first; no ``where``."""
         col = self._collection(user_id, create=False)
         if col is None:
             return []
-        count = col.count()
+        count = _chroma_call("count facts", col.count)
         if count == 0:
             return []
-        res = col.query(query_embeddings=[list(embedding)], n_results=min(n, count), include=["metadatas", "distances"])
+        res = _chroma_call("query facts", lambda: col.query(
+            query_embeddings=[list(embedding)], n_results=min(n, count), include=["metadatas", "distances"]))
         return [
             (Fact.model_validate_json(m["fact"]), float(d))
             for m, d in zip(res["metadatas"][0], res["distances"][0], strict=True)
@@ -134,14 +145,14 @@ class ChromaFactIndex:
     def count(self, user_id: str) -> int:
         """How many live facts the user has (0 when the user has no collection)."""
         col = self._collection(user_id, create=False)
-        return 0 if col is None else col.count()
+        return 0 if col is None else _chroma_call("count facts", col.count)
 
     def get(self, user_id: str, ids: Sequence[str]) -> list[Fact]:
         """Live facts of the user with these ids."""
         col = self._collection(user_id, create=False)
         if col is None or not ids:
             return []
-        res = col.get(ids=list(ids), include=["metadatas"])
+        res = _chroma_call("read facts", lambda: col.get(ids=list(ids), include=["metadatas"]))
         return [Fact.model_validate_json(m["fact"]) for m in res["metadatas"]]
 
     def list(self, user_id: str) -> list[Fact]:
@@ -149,7 +160,7 @@ class ChromaFactIndex:
         col = self._collection(user_id, create=False)
         if col is None:
             return []
-        res = col.get(include=["metadatas"])
+        res = _chroma_call("read facts", lambda: col.get(include=["metadatas"]))
         facts = [Fact.model_validate_json(m["fact"]) for m in res["metadatas"]]
         return sorted(facts, key=lambda f: f.created_at)
 
@@ -157,7 +168,7 @@ class ChromaFactIndex:
         """Remove facts of the user from the live collection."""
         col = self._collection(user_id, create=False)
         if col is not None and ids:
-            col.delete(ids=list(ids))
+            _chroma_call("delete facts", lambda: col.delete(ids=list(ids)))
 
     def drop_user(self, user_id: str) -> int:
         """Delete the user's whole collection; returns the number of live facts it held."""

@@ -238,3 +238,23 @@ def test_retrieve_for_a_user_without_facts_does_not_embed(memory):
         assert calls == ["Where do I live?"]
     finally:
         memory.embeddings.embed_query = real
+
+
+def test_a_chroma_failure_becomes_a_store_error_that_says_what_failed(memory):
+    plant(memory, "alice", "The user lives in Oslo.", topic="home city")
+    collection = memory.index._collections["alice"]
+
+    def down(*args, **kwargs):
+        raise ConnectionError("connection refused")
+
+    for name in ("query", "upsert", "delete", "get"):
+        object.__setattr__(collection, name, down)
+    from stores.base import StoreError
+
+    with pytest.raises(StoreError, match="query facts.*connection refused.*reachable"):
+        memory.retrieve("alice", "Where do I live?", day(1))
+    with pytest.raises(StoreError, match="delete facts"):
+        memory.index.delete("alice", ["x"])
+    object.__setattr__(collection, "count", down)
+    with pytest.raises(StoreError, match="count facts"):
+        memory.retrieve("alice", "Where do I live?", day(1))
