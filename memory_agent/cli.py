@@ -307,7 +307,10 @@ def _print_answer(console: Console, update: dict) -> None:
     if not msgs:
         return
     content = msgs[-1].content
-    text = content if isinstance(content, str) else str(content)
+    _print_answer_text(console, content if isinstance(content, str) else str(content))
+
+
+def _print_answer_text(console: Console, text: str) -> None:
     console.print(Text("assistant: ", style="bold cyan") + Text(text))
 
 
@@ -434,7 +437,9 @@ def _chat_loop(console: Console, agent_for, user: str, thread: str, agent: Memor
         if agent is not None:
             if agent.unfinished(user, thread):  # a crash or Ctrl-C stopped the last turn between nodes
                 console.print("[dim]Finishing the turn that was interrupted…[/]")
-                agent.finish_interrupted(user, thread)
+                finished = agent.finish_interrupted(user, thread)
+                if finished is not None and finished.answer:
+                    _print_answer_text(console, finished.answer)
             pending = agent.pending(user, thread)
             if pending:
                 if not _handle_pending(console, agent, user, thread, pending):
@@ -557,8 +562,10 @@ def threads(
             waiting = str(row["pending"]) + (" (turn cut short)" if row["unfinished"] else "")
             table.add_row(escape(row["thread_id"]), waiting)
         console.print(table)
-        if any(r["pending"] or r["unfinished"] for r in rows):
-            console.print("[dim]Continue one with: memory-agent chat --user U --thread THREAD[/]")
+        waiting = [r["thread_id"] for r in rows if r["pending"] or r["unfinished"]]
+        if waiting:
+            command = _resume_command(user, waiting[0], ctx.obj.get("explicit") if ctx.obj else None)
+            console.print(f"[dim]Continue one with: {escape(command)}[/]", soft_wrap=True)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
 from memory_agent.facts import Fact, Proposal, ProposedFact, Source, index_text, stable_id
+from memory_agent.messages import message_text
 from memory_agent.reconcile import ReconcileConfig, polarity, reconcile
 from memory_agent.retrieval import RetrievalConfig, ScoredFact, rank
 from memory_agent.validation import check_proposal, normalise
@@ -134,7 +135,8 @@ class LongTermMemory:
                 continue
             this_turn.append((p, embedding))
             neighbours = self.index.query(user_id, embedding, 10)
-            decision = reconcile(p, neighbours, self.reconcile_config)
+            cited = " ".join(message_text(m) for m in messages if m.id in set(p.message_ids))
+            decision = reconcile(p, neighbours, self.reconcile_config, message=cited)
             target = decision.target
             if decision.operation in ("NOOP", "DROP") or (target is not None and target.id in planned):
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": decision.operation.lower(),

@@ -7,12 +7,15 @@ Decided by code, from the proposal's nearest live facts (cosine similarity of th
   with the same polarity and no new value (number, date, name). A near-identical sentence with
   the opposite polarity ("no longer vegetarian") or a new value ("the deadline is now April 2")
   is an UPDATE.
-- **UPDATE**: a live fact of the same topic that the new one contradicts or refines — same topic
-  and (a change word such as "now", "moved", "switched", "no longer" in the evidence, or
-  similarity ≥ ``update_similarity``); or, across topics, a change word and similarity ≥
-  ``update_similarity_any_topic``. The old fact is superseded, never deleted.
+- **UPDATE**: a live fact that the new one contradicts or replaces: the same topic and a change
+  word in the user's words ("now", "moved", "switched", "no longer", "instead" …); or, across
+  topics, a change word and similarity ≥ ``update_similarity_any_topic``. A topic alone is not
+  enough: many topics hold several values (two allergies, two pets), and superseding an allergy
+  by another would lose a safety constraint. The old fact is superseded, never deleted.
 - **RETRACT**: the model marked the proposal ``retract``; the target is the live fact of the same
-  topic, else the most similar one above ``retract_similarity``. No target → dropped.
+  topic, else the most similar one at or above ``retract_similarity`` whose words include every
+  content word of what the user named ("forget my favourite food" never retracts "favourite
+  color is green"). No target → dropped.
 - **ADD** otherwise.
 
 Thresholds are for all-MiniLM-L6-v2 and were set on this project's example scenarios; a person
@@ -43,7 +46,6 @@ class ReconcileConfig:
     """Similarity thresholds (0–1 cosine similarity) for reconcile decisions."""
 
     noop_similarity: float = 0.9
-    update_similarity: float = 0.55
     update_similarity_any_topic: float = 0.7
     retract_similarity: float = 0.45
 
@@ -76,14 +78,35 @@ def values(text: str) -> set[str]:
     return {v.casefold().rstrip(".") for v in _VALUE.findall(rest)}
 
 
+_FILLER = frozenset({
+    "the", "a", "an", "user", "user's", "users", "my", "mine", "i", "i'm", "me", "what", "where", "when",
+    "which", "who", "how", "that", "this", "about", "said", "say", "told", "is", "am", "are", "was", "were",
+    "to", "of", "in", "on", "at", "for", "and", "or",
+})
+
+
+def _words(text: str) -> set[str]:
+    return {w[:5] for w in re.findall(r"[\w']+", text.casefold()) if w not in _FILLER}
+
+
+def _covers(named: str, content: str) -> bool:
+    """Every content word of ``named`` (first five letters, a crude stem) occurs in ``content``."""
+    wanted = _words(named)
+    return bool(wanted) and wanted <= _words(content)
+
+
 def _same_topic(a: str, b: str) -> bool:
     return bool(a) and normalise(a) == normalise(b)
 
 
 def reconcile(
-    proposal: ProposedFact, neighbours: Sequence[tuple[Fact, float]], config: ReconcileConfig = ReconcileConfig()
+    proposal: ProposedFact, neighbours: Sequence[tuple[Fact, float]], config: ReconcileConfig = ReconcileConfig(),
+    message: str = "",
 ) -> Decision:
     """Decide the operation for ``proposal`` given its nearest live facts ``(fact, cosine distance)``.
+
+    ``message`` is the text of the user message the proposal cites: a change word there ("Actually,
+    I'm vegan now.") counts even when the evidence is only "I'm vegan".
 
     Returns a :class:`Decision`; ``operation`` is one of ADD, NOOP, UPDATE, RETRACT, or DROP
     (a retraction with nothing live to retract).
@@ -97,13 +120,14 @@ def reconcile(
         same = [(f, s) for f, s in scored if _same_topic(proposal.topic, f.topic)]
         if same:
             return Decision("RETRACT", same[0][0], "same topic")
-        if scored and scored[0][1] >= config.retract_similarity:
-            return Decision("RETRACT", scored[0][0], f"similarity {scored[0][1]:.2f}")
+        for fact, sim in scored:
+            if sim >= config.retract_similarity and _covers(proposal.content, fact.content):
+                return Decision("RETRACT", fact, f"similarity {sim:.2f}, names {proposal.content!r}")
         return Decision("DROP", None, "nothing live matches what the user asked to forget")
 
     content = normalise(proposal.content)
     negated = polarity(proposal.content)
-    change = bool(_CHANGE.search(proposal.evidence or ""))
+    change = bool(_CHANGE.search(f"{proposal.evidence or ''} {message}"))
     for fact, sim in scored:
         if normalise(fact.content) == content:
             return Decision("NOOP", fact, "already known (same words)")
@@ -114,11 +138,11 @@ def reconcile(
         new_values = values(proposal.content) - values(fact.content)
         if not new_values:
             return Decision("NOOP", fact, f"already known (similarity {sim:.2f})")
-        if _same_topic(proposal.topic, fact.topic) or change:
+        if change:
             return Decision("UPDATE", fact, f"same statement with a new value ({', '.join(sorted(new_values))})")
     for fact, sim in scored:
-        if _same_topic(proposal.topic, fact.topic) and (change or sim >= config.update_similarity):
-            return Decision("UPDATE", fact, f"same topic '{fact.topic}', similarity {sim:.2f}")
+        if change and _same_topic(proposal.topic, fact.topic):
+            return Decision("UPDATE", fact, f"same topic '{fact.topic}' and a change word, similarity {sim:.2f}")
     if change and scored and scored[0][1] >= config.update_similarity_any_topic:
         return Decision("UPDATE", scored[0][0], f"change of a similar fact ({scored[0][1]:.2f})")
     return Decision("ADD")

@@ -29,15 +29,18 @@ from memory_agent.messages import message_text
 MAX_CONTENT_CHARS = 300
 
 _INSTRUCTION = re.compile(
-    r"\b(from now on|ignore (all |any |the )?(previous|prior|above|earlier)|disregard|system prompt|"
+    r"\b(from now on|henceforth|going forward|ignore (all |any |the |your )?(previous |prior |above |earlier )?"
+    r"(instructions|rules|prompt)|ignore (all |any |the )?(previous|prior|above|earlier)|disregard|system prompt|"
+    r"(the )?assistant (must|should|shall|will|answers|always|never)|"
     r"you (must|should|shall|are to|will) (always|never|now)|new instructions?|override|jailbreak|"
     r"pretend (to be|you are)|act as)\b",
     re.IGNORECASE,
 )
 _MONEY_OR_POWER = re.compile(
-    r"\b(discounts?|refunds?|credits?|coupons?|vouchers?|prices?|pricing|free of charge|for free|"
+    r"\b(discount\w*|refund\w*|rebates?|credits?|coupons?|vouchers?|prices?|pricing|free of charge|for free|"
+    r"free shipping|free upgrades?|\d+\s*% off|percent off|entitled|"
     r"permissions?|admin(istrator)?|access rights?|passwords?|secrets?|api[ -]?keys?|tokens?|"
-    r"privileges?|waive|fees?)\b",
+    r"privileges?|waive\w*|fees?)\b",
     re.IGNORECASE,
 )
 _THIRD_PARTY_RULE = re.compile(
@@ -80,9 +83,19 @@ class Verdict:
     sensitivity: str = "common"
 
 
+_ROLE_PREFIX = re.compile(r"^\s*(assistant|system|developer|ai)\s*:", re.IGNORECASE)
+_INVISIBLE = re.compile(r"[\u200b-\u200f\u2060-\u2064\ufeff\u00ad]")
+
+
 def instruction_reason(text: str) -> str | None:
-    """Why ``text`` reads as an instruction to the agent, or ``None`` when it does not."""
-    if _INSTRUCTION.search(text):
+    """Why ``text`` reads as an instruction to the agent, or ``None`` when it does not.
+
+    Zero-width characters are removed and whitespace (line breaks included) is folded first, so
+    "Fr\u200bom now\non" reads as "From now on". A regular-expression screen, not a proof: the
+    approval step and the fenced memory block stay the other defences.
+    """
+    text = " ".join(_INVISIBLE.sub("", text).split())
+    if _INSTRUCTION.search(text) or _ROLE_PREFIX.search(text):
         return "reads as an instruction to the agent"
     if _MONEY_OR_POWER.search(text):
         return "mentions prices, discounts, refunds, credit, permissions or secrets"
@@ -149,6 +162,8 @@ def check_edit(content: object) -> str | None:
     text = str(content or "").strip()
     if not text:
         return "the edited content is empty"
+    if "\n" in text or "\r" in text:
+        return "the edited content must be one line (one short sentence)"
     if len(text) > MAX_CONTENT_CHARS:
         return f"the edited content is longer than {MAX_CONTENT_CHARS} characters"
     return instruction_reason(text)

@@ -49,6 +49,8 @@ def parse_decisions(value: Any, proposals: list[dict]) -> list[dict]:
             value = [{"proposal_id": k, **(v if isinstance(v, dict) else {"action": v})} for k, v in value.items()]
         if not isinstance(value, list):
             raise ValueError("Resume value must be 'approve', 'reject', a list or a dict of decisions")
+        if not value:
+            raise ValueError("No decisions given: resume with 'approve', 'reject' or one decision per proposal")
         for d in value:
             if not isinstance(d, dict):
                 raise ValueError(
@@ -57,6 +59,8 @@ def parse_decisions(value: Any, proposals: list[dict]) -> list[dict]:
             pid = d.get("proposal_id")
             if pid not in ids:
                 raise ValueError(f"Unknown proposal id {pid!r}; pending: {ids}")
+            if pid in by_id:
+                raise ValueError(f"Two decisions for {pid}: give one per proposal")
             by_id[pid] = d
     decisions = []
     for pid in ids:
@@ -67,7 +71,9 @@ def parse_decisions(value: Any, proposals: list[dict]) -> list[dict]:
         if action == "edit" and next(p for p in proposals if p["id"] == pid)["operation"] == "RETRACT":
             raise ValueError(f"{pid} is a retraction: approve or reject it; there is no content to edit")
         if action == "edit":
-            problem = check_edit(d.get("content"))
+            if not isinstance(d.get("content"), str):
+                raise ValueError(f"Edit of {pid} needs 'content' as a string, not {d.get('content')!r}")
+            problem = check_edit(d["content"])
             if problem:
                 raise ValueError(f"Edit of {pid} refused: {problem}")
         decisions.append({"proposal_id": pid, "action": action,

@@ -298,6 +298,8 @@ def test_leaving_with_a_pending_approval_names_the_data_dir_and_threads_lists_it
     listed = invoke(data, "threads", "--user", "pat", "--json")
     assert listed.exit_code == 0, listed.output
     assert json.loads(listed.output) == [{"thread_id": thread, "pending": 1, "unfinished": False}]
+    table = invoke(data, "threads", "--user", "pat")
+    assert f"memory-agent --data-dir {data} chat --user pat --thread {thread}" in table.output.replace("\n", "")
 
 
 def test_unknown_slash_command_is_not_sent_as_a_message(tmp_path):

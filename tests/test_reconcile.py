@@ -53,3 +53,28 @@ def test_retract_targets_the_same_topic_and_drops_when_nothing_matches():
     assert decision.operation == "RETRACT" and decision.target is old
     unrelated = fact("The user plays the cello.", "hobby")
     assert reconcile(forget, [(unrelated, 0.9)]).operation == "DROP"
+
+
+def test_a_second_value_of_a_many_valued_topic_is_added_not_superseded():
+    peanuts = fact("The user is allergic to peanuts.", "allergy")
+    shellfish = proposal("The user is allergic to shellfish.", "allergy", evidence="I'm allergic to shellfish")
+    assert reconcile(shellfish, [(peanuts, 0.25)]).operation == "ADD"
+    dog = fact("The user has a dog named Rex.", "pet")
+    assert reconcile(proposal("The user has a cat named Tom.", "pet"), [(dog, 0.3)]).operation == "ADD"
+
+
+def test_a_change_word_anywhere_in_the_cited_message_counts():
+    old = fact("The user is vegetarian.", "diet")
+    vegan = proposal("The user is vegan.", "diet", evidence="I'm vegan")
+    assert reconcile(vegan, [(old, 0.3)]).operation == "ADD"
+    assert reconcile(vegan, [(old, 0.3)], message="Actually, I'm vegan now.").operation == "UPDATE"
+
+
+def test_retract_by_similarity_needs_the_named_words_in_the_target():
+    color = fact("The user's favourite color is green.", "favourite color")
+    food = proposal("the user's favourite food", "favourite food", evidence="forget my favourite food",
+                    operation="retract")
+    assert reconcile(food, [(color, 0.45)]).operation == "DROP"  # MiniLM: 0.51 similar, wrong fact
+    allergy = fact("The user is allergic to shellfish.", "allergy")
+    shellfish = proposal("shellfish", "shellfish", evidence="Forget what I said about shellfish", operation="retract")
+    assert reconcile(shellfish, [(allergy, 0.45)]).target is allergy
