@@ -165,13 +165,6 @@ def _validation_message(exc: Any) -> str:
             "(or .env entry) of that setting.")
 
 
-def _quiet_model_loading() -> None:
-    """No progress bars from the embedder loading in a background thread while the user types."""
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-
-
 def _warm_up(agent: MemoryAgent) -> None:
     """Start loading the embedder in a background thread, when the embedder supports it."""
     warm = getattr(agent.memory.embeddings, "warm_up", None)
@@ -504,7 +497,6 @@ def chat(
             raise _UsageError("The thread id is empty: leave --thread out to start a new conversation.")
         settings = _settings(ctx)
         DataDir(settings.data_dir).close()  # fail fast (locked, not writable) before the user types
-        _quiet_model_loading()
         with contextlib.suppress(ImportError):  # line editing, and no 4095-character cut of long lines
             import readline  # noqa: F401
         new_thread = thread is None
@@ -589,11 +581,6 @@ def _read_only_agent(ctx: typer.Context, console: Console, user: str) -> Iterato
             agent.close()
 
 
-def _live_facts(agent: MemoryAgent, user: str) -> list:
-    """Live facts (from the index) with the ledger's usage counts, oldest first."""
-    return agent.memory.live(user)
-
-
 def _facts_table(console: Console, facts: list, title: str) -> Table:
     """Live facts as a table: id, kind, content, updated, use count."""
     narrow = console.width < 110
@@ -626,7 +613,7 @@ def _print_fact_versions(console: Console, facts: list, title: str) -> None:
 
 
 def _print_live_table(console: Console, agent: MemoryAgent, user: str) -> None:
-    facts = _live_facts(agent, user)
+    facts = agent.memory.live(user)
     if not facts:
         console.print(f"No memories for {escape(user)} yet.")
         return
@@ -643,7 +630,7 @@ def memories_list(
     console = get_console()
     with _read_only_agent(ctx, console, user) as agent:
         if as_json:
-            typer.echo(_dumps([f.model_dump(mode="json") for f in _live_facts(agent, user)]))
+            typer.echo(_dumps([f.model_dump(mode="json") for f in agent.memory.live(user)]))
         else:
             _print_live_table(console, agent, user)
 

@@ -132,11 +132,9 @@ class ChromaFactIndex:
         col = self._collection(user_id, create=False)
         if col is None:
             return []
-        count = _chroma_call("count facts", col.count)
-        if count == 0:
-            return []
+        # Chroma (>= 1.5) caps n_results at the collection's size and answers an empty one with [].
         res = _chroma_call("query facts", lambda: col.query(
-            query_embeddings=[list(embedding)], n_results=min(n, count), include=["metadatas", "distances"]))
+            query_embeddings=[list(embedding)], n_results=n, include=["metadatas", "distances"]))
         return [
             (Fact.model_validate_json(m["fact"]), float(d))
             for m, d in zip(res["metadatas"][0], res["distances"][0], strict=True)
