@@ -8,6 +8,10 @@ BIN    := $(VENV)/bin
 # On a laptop outside this workplace you may add: TORCH_PIP_ARGS="--index-url https://download.pytorch.org/whl/cpu"
 TORCH_SPEC ?= torch==2.13.0
 TORCH_PIP_ARGS ?=
+# Optional extras installed with the project (comma separated); .ci/run adds the ones its tests need.
+EXTRAS ?= dev
+comma  := ,
+STAMP  := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 
 .PHONY: install demo test lint bench clean
 
@@ -15,12 +19,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+$(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet $(TORCH_PIP_ARGS) "$(TORCH_SPEC)"
-	$(BIN)/pip install --quiet -e ".[dev]"
+	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]"
 	touch $@
 
-install: $(VENV)/.installed
+install: $(STAMP)
 
 demo: install
 	$(BIN)/memory-agent demo
