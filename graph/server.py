@@ -32,7 +32,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from memory_agent.agent import MemoryAgent
 
 
-
 @dataclass(frozen=True)
 class ServerContext(AgentContext):
     """:class:`~graph.context.AgentContext` as JSON clients send it: ``now`` may also be an
