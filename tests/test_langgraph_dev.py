@@ -3,7 +3,8 @@ on loopback, driven through ``langgraph-sdk`` like LangGraph Studio drives it â€
 approval interrupt, the resume, then the fact read back from our own stores.
 
 Needs the ``studio`` extra (``langgraph-cli[inmem]``, ``langgraph-sdk``); skipped without it.
-The server gets no network: analytics, tracing and the browser are switched off.
+The server gets no network: analytics, the version check, tracing and the browser are switched off
+(an audit hook on a manual run saw no connection leave loopback with these settings).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def _server_env(data_dir: Path) -> dict[str, str]:
     env.update({
         "MEMORY_AGENT_DATA_DIR": str(data_dir),
         "LANGGRAPH_CLI_NO_ANALYTICS": "1",  # the CLI would post usage data otherwise
+        "LANGGRAPH_NO_VERSION_CHECK": "1",  # the server would ask PyPI for a newer langgraph-api otherwise
         "LANGSMITH_TRACING": "false",
         "HF_HUB_OFFLINE": "1",
         "TRANSFORMERS_OFFLINE": "1",
