@@ -11,7 +11,8 @@ from memory_agent.memory import LongTermMemory
 from nodes import make_answer, make_commit, make_human_approval, make_load_memory, make_propose_facts
 
 
-def build_graph(memory: LongTermMemory, model: BaseChatModel, checkpointer=None):
+def build_graph(memory: LongTermMemory, model: BaseChatModel, checkpointer=None, *,
+                context_schema: type[AgentContext] = AgentContext):
     """Compile ``load_memory → answer → propose_facts → human_approval → commit``.
 
     Args:
@@ -19,12 +20,14 @@ def build_graph(memory: LongTermMemory, model: BaseChatModel, checkpointer=None)
         model: any LangChain chat model; ``propose_facts`` uses its ``with_structured_output``.
         checkpointer: a LangGraph checkpointer (working memory), e.g. ``SqliteSaver``; ``None``
             compiles without one (``langgraph dev`` supplies its own).
+        context_schema: ``AgentContext`` or a subclass (``graph.server`` uses one that also takes
+            the clock as an ISO 8601 string, as JSON clients send it).
 
     Returns:
         A compiled graph; run it with ``context=AgentContext(...)`` and
         ``config={"configurable": {"thread_id": ...}}``.
     """
-    g = StateGraph(AgentState, context_schema=AgentContext)
+    g = StateGraph(AgentState, context_schema=context_schema)
     g.add_node("load_memory", make_load_memory(memory))
     g.add_node("answer", make_answer(model))
     g.add_node("propose_facts", make_propose_facts(memory, model))

@@ -2,6 +2,8 @@
 
 Precedence: explicit arguments > environment variables (prefix ``MEMORY_AGENT_``, or a
 ``.env`` file) > the defaults below. The user id is never a setting: it is passed with each run.
+Every field is documented in ``.env.example`` at the repository root (``tests/test_settings.py``
+checks that it lists exactly these fields); ``memory-agent config`` prints the effective values.
 """
 
 from __future__ import annotations
