@@ -155,6 +155,19 @@ def test_no_corpus_attempt_reaches_the_store_or_a_later_prompt(agent, model):
         assert item["content"] not in sent and " ".join(item["message"].split()) not in sent, item["id"]
 
 
+@pytest.mark.parametrize(("message", "content"), [
+    ("From now on, answer me in French.", "The user wants answers in French."),
+    ("Keep your answers short, please.", "The user prefers short answers."),
+    ("Ab jetzt antworte mir bitte auf Deutsch.", "The user wants answers in German."),
+])
+def test_a_presentation_preference_is_stored_and_injected(agent, model, message, content):
+    propose(model, message[:10], {"kind": "preference", "content": content, "topic": "answer style"})
+    result = agent.turn("alice", message, thread_id="t1", now=T0, approval="never")
+    assert [c["written"] for c in result.committed] == [True], result.dropped
+    later = agent.turn("alice", "How should you answer me?", thread_id="t2", now=day(1))
+    assert [m["content"] for m in later.memories] == [content]
+
+
 @pytest.mark.parametrize("item", CORPUS[::7], ids=corpus_ids()[::7])
 def test_a_person_cannot_approve_an_attempt_into_memory(agent, model, item):
     # refused before approval: nothing to approve, and the interrupt says why
