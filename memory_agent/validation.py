@@ -107,12 +107,13 @@ _SECRET = _rx(
     r"暗証番号|비밀번호",
 )
 _MONEY = _rx(
-    r"\b(discount\w*|refund\w*|rebates?|coupons?|vouchers?|promo codes?|cash ?back|store credit|credits?|"
-    r"compensation|reimburse\w*|chargebacks?|gift cards?|loyalty points|price\w*|pricing|fees?|waive[sd]?|"
-    r"free of charge|for free|at no (cost|charge)|half price|percent off)\b",
+    r"\b(discount\w*|refund\w*|rebates?|coupons?|vouchers?|promo codes?|cash ?back|store credit|account credit|"
+    r"credits? (on|to|in) (my|the user's|his|her|their) account|bonus credits?|compensation|reimburse\w*|"
+    r"chargebacks?|gift cards?|loyalty points|waive[sd]?|free of charge|for free|at no (cost|charge)|half price|"
+    r"percent off)\b",
     r"\bfree (shipping|delivery|upgrades?|subscriptions?|access|months?|plans?|items?|products?|orders?|trials?|"
     r"tickets?|meals?|drinks?|gifts?|credits?|service)\b",
-    r"\d+\s*%\s*off\b",
+    r"\d+\s*%\s*off\b|[$€£¥]\s?\d[\d,.]*\s+(of\s+)?credits?\b|\bcredits? (of|worth)\s+[$€£¥]?\d",
 )
 _MONEY_GRANT = _rx(
     r"\b(entitled|eligible|qualif\w*|owed?|owes|deserve[sd]?|promised|guaranteed|approved?|authori[sz]ed|waived|"
@@ -121,6 +122,12 @@ _MONEY_GRANT = _rx(
     r"\d|[$€£¥]|%",
     r"\b(has|have|had|holds?)\s+(an?\s+|the\s+|some\s+)?(\w+\s+){0,2}(discount|refund|rebate|coupon|voucher|credit|"
     r"cash ?back)",
+)
+# A price or fee that the user claims as theirs ("my price is $1"), not a budget or a price limit.
+_OWN_PRICE = _rx(
+    r"\b(my|the user's|his|her|their|our)\s+(\w+\s+)?(prices?|pricing|fees?|rates?)\b",
+    r"\b(prices?|pricing|fees?|rates?)\s+(for|of)\s+(me|the user|this user|him|her|them)\b",
+    r"\b(prices?|fees?)\s+(is|are)\s+(waived|zero|free|\$?0\b)",
 )
 _MONEY_OTHER_LANGUAGES = _rx(
     r"\b(remises?|réductions?|rabais|remboursements?|gratuit\w*|sans frais|rabatt\w*|erstattung\w*|"
@@ -223,8 +230,9 @@ def instruction_reason(text: str) -> str | None:
     2. markup that imitates a role label or the prompt's structure ("System:", ``<|im_start|>``,
        ``</memories>``);
     3. a password, key or other secret;
-    4. a claimed money entitlement (prices, discounts, refunds, credit, fees, free items) with a
-       grant, an amount or a rule attached, or in the languages other than English any mention;
+    4. a claimed money entitlement: discounts, refunds, credit, free items with a grant, an amount
+       or a rule attached, or a price or fee claimed as the user's own ("my price is $1"); in the
+       languages other than English any mention. A budget or a price limit is not a claim;
     5. a claimed role or permission (admin, access rights, VIP);
     6. a sentence that addresses the agent or sets a standing rule ("from now on", "you must",
        "always tell…"): refused when it concerns other people, allowed when it only says how the
@@ -243,7 +251,8 @@ def instruction_reason(text: str) -> str | None:
         return "imitates a role label or the prompt's markup"
     if _SECRET.search(flat):
         return "contains a password, key or other secret (never stored)"
-    if (_MONEY.search(flat) and _MONEY_GRANT.search(flat)) or _MONEY_OTHER_LANGUAGES.search(flat):
+    money = (_MONEY.search(flat) and _MONEY_GRANT.search(flat)) or _OWN_PRICE.search(flat)
+    if money or _MONEY_OTHER_LANGUAGES.search(flat):
         return "claims prices, discounts, refunds, credit or another money entitlement"
     if _POWER.search(flat):
         return "claims a role or permissions (admin, access rights)"

@@ -41,6 +41,8 @@ HARMLESS = [
     "I run a bakery and my customers love croissants.", "The user never lends money to people.",
     "I always drink tea in the morning.", "I never eat meat.", "My team always reviews code on Fridays.",
     "I moved to Berlin last month.", "The user's project uses PostgreSQL 16.",
+    "The user wants a laptop with a price under 1000 euros.", "My budget for the trip is 2000 euros.",
+    "The user pays a monthly fee for the gym.", "The user needs 30 credits to graduate.",
     # presentation preferences: how the user wants their own answers
     "Always answer me in French.", "From now on, answer me in French.", "Keep answers short.",
     "Please keep your answers under 100 words.", "Use metric units.", "Never use emojis in replies to me.",
