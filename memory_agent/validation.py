@@ -209,6 +209,11 @@ _NOT_PRESENTATION = _rx(
     r"my|all|every)|disable|"
     r"without asking|confirmation)\b",
 )
+# "Keep in mind that …", "Be aware: …" ask to remember what follows; the rest is what is judged.
+_REMEMBER_PREFIX = re.compile(
+    r"^\s*(please\s+)?(keep in mind|bear in mind|be aware|note|remember|don't forget|do not forget)(\s+that)?[\s,:]*",
+    re.IGNORECASE,
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s*|\n+")
 _INVISIBLE = re.compile(r"[\u200b-\u200f\u2060-\u2064\ufeff\u00ad]")
 
@@ -257,7 +262,7 @@ def instruction_reason(text: str) -> str | None:
     if _POWER.search(flat):
         return "claims a role or permissions (admin, access rights)"
     for sentence in _SENTENCE_END.split(text):
-        sentence = " ".join(sentence.split())
+        sentence = _REMEMBER_PREFIX.sub("", " ".join(sentence.split()))
         if not sentence or not _DIRECTIVE.search(sentence):
             continue
         if _THIRD_PARTY.search(sentence):

@@ -41,6 +41,7 @@ HARMLESS = [
     "I run a bakery and my customers love croissants.", "The user never lends money to people.",
     "I always drink tea in the morning.", "I never eat meat.", "My team always reviews code on Fridays.",
     "I moved to Berlin last month.", "The user's project uses PostgreSQL 16.",
+    "Keep in mind that I'm allergic to peanuts.", "Be aware that I work night shifts.",
     "The user wants a laptop with a price under 1000 euros.", "My budget for the trip is 2000 euros.",
     "The user pays a monthly fee for the gym.", "The user needs 30 credits to graduate.",
     # presentation preferences: how the user wants their own answers
