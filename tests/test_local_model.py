@@ -67,10 +67,15 @@ def recorder() -> Recorder:
 
 
 @pytest.fixture(scope="module")
-def gguf_cache(tmp_path_factory, request):
-    mp = pytest.MonkeyPatch()
-    mp.setenv("MEMORY_AGENT_LOCAL_CACHE", str(tmp_path_factory.mktemp("gguf")))
-    request.addfinalizer(mp.undo)
+def gguf_cache(tmp_path_factory):
+    """The GGUF is assembled into a temporary folder and deleted afterwards (it is ~250 MB; the
+    running server keeps its open file until the process ends)."""
+    folder = tmp_path_factory.mktemp("gguf")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MEMORY_AGENT_LOCAL_CACHE", str(folder))
+        yield folder
+    for path in folder.glob("*.gguf"):
+        path.unlink()
 
 
 def memory_lines(body: dict) -> list[str]:
