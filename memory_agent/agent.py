@@ -22,7 +22,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
 
 from graph.builder import build_graph
-from graph.context import AgentContext
+from graph.context import AgentContext, user_id_problem
 from memory_agent.embeddings import EmbedderInfo, load_embedder
 from memory_agent.memory import LongTermMemory
 from memory_agent.models import load_chat_model
@@ -134,8 +134,9 @@ class MemoryAgent:
     # ------------------------------------------------------------------------------------
     def _context(self, user_id: str, thread_id: str, now: datetime | None, approval: str | None,
                  memory: bool) -> AgentContext:
-        if not isinstance(user_id, str) or not user_id.strip():
-            raise InputError("The user id is empty: pass a non-blank user id, e.g. --user alice@example.com")
+        problem = user_id_problem(user_id)
+        if problem:
+            raise InputError(problem)
         try:
             return AgentContext(user_id=user_id, now=now, approval=approval or self.settings.approval,
                                 memory_enabled=memory, thread_id=_check_thread(thread_id))

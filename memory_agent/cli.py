@@ -51,8 +51,9 @@ OFFLINE_NOTE = (
     "it matches simple first-person statements and replays stored facts, nothing more."
 )
 MODEL_HELP = (
-    f'Chat model. "offline" (the default) {OFFLINE_NOTE} Any LangChain provider:model string works, '
-    "e.g. openai:gpt-4o-mini (needs OPENAI_API_KEY). \\[env: MEMORY_AGENT_MODEL]"
+    f'Chat model. "offline" (the default) {OFFLINE_NOTE} "local" serves Gemma 3 270M in-process with '
+    'llama.cpp (extra "local"; "local:PATH.gguf" for another GGUF). Any LangChain provider:model string '
+    "works, e.g. openai:gpt-4o-mini (needs OPENAI_API_KEY). \\[env: MEMORY_AGENT_MODEL]"
 )
 SECRET_MARKERS = ("key", "token", "password", "secret")
 EXIT_WORDS = ("/exit", "/quit")
@@ -103,9 +104,13 @@ def _settings(ctx: typer.Context) -> Settings:
 
 
 def _require_user(user: str) -> str:
-    """The user id as given, or a usage error when it is blank."""
-    if not user or not user.strip():
-        raise _UsageError("The user id is empty: pass a non-blank user id, e.g. --user alice@example.com")
+    """The user id as given, or a usage error when it is blank, too long or has control characters
+    (``graph.context.user_id_problem``). Only ``--user`` names the user: no environment variable does."""
+    from graph.context import user_id_problem
+
+    problem = user_id_problem(user)
+    if problem:
+        raise _UsageError(problem)
     return user
 
 
@@ -325,6 +330,13 @@ def _print_committed(console: Console, committed: list[dict], proposals: dict[st
             console.print(Text(f"  superseded: {old}  [{c['target_id']}]", style="magenta"))
 
 
+def _print_refused(console: Console, dropped: list[dict]) -> None:
+    """One line per proposal that validation refused, with the reason (nothing refused is stored)."""
+    for d in dropped:
+        if d.get("decision") == "invalid" and (d.get("proposal") or {}).get("content"):
+            console.print(Text(f"  not remembered: {d['proposal']['content']}  ({d.get('reason')})", style="yellow"))
+
+
 def _show_proposal(console: Console, index: int, total: int, p: dict) -> None:
     risky = Text(" RISKY", style="bold red") if p.get("risky") else Text("")
     head = Text(f"Proposed memory {index}/{total}: ", style="bold") + Text(
@@ -418,6 +430,7 @@ def _run_turn(console: Console, agent: MemoryAgent, user: str, thread: str, text
             _print_answer(console, update)
         elif node == "propose_facts":
             proposals = {p["id"]: p for p in update.get("proposals") or []}
+            _print_refused(console, update.get("dropped") or [])
         elif node == "commit" and update.get("committed"):
             _print_committed(console, update["committed"], proposals)
 

@@ -24,7 +24,7 @@ from memory_agent.facts import Fact, Proposal, ProposedFact, Source, index_text,
 from memory_agent.messages import message_text
 from memory_agent.reconcile import ReconcileConfig, polarity, reconcile
 from memory_agent.retrieval import RetrievalConfig, ScoredFact, rank
-from memory_agent.validation import check_proposal, normalise
+from memory_agent.validation import check_proposal, instruction_reason, normalise
 from stores.base import FactIndex, FactLedger
 
 RISKY_KINDS = frozenset({"constraint"})
@@ -53,7 +53,7 @@ class LongTermMemory:
         self.embeddings = embeddings
         self.retrieval = retrieval
         self.reconcile_config = reconcile_config
-        self._embeddings_cache: dict[str, list[float]] = {}
+        self._embeddings_cache: dict[tuple[str, str], list[float]] = {}  # (user_id, text) -> vector
 
     # ---- reads -------------------------------------------------------------------------
     def retrieve(self, user_id: str, query: str, now: datetime, top_k: int | None = None) -> list[ScoredFact]:
@@ -126,7 +126,7 @@ class LongTermMemory:
             if not verdict.ok:
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": "invalid", "reason": verdict.reason})
                 continue
-            embedding = self._embed(index_text(p.topic, p.content))
+            embedding = self._embed(user_id, index_text(p.topic, p.content))
             twin = next((q for q, e in this_turn if _same_statement(p, q, _cosine(embedding, e),
                                                                       self.reconcile_config.noop_similarity)), None)
             if twin is not None:
@@ -180,6 +180,10 @@ class LongTermMemory:
             if not content or not content.strip():
                 raise ValueError("An edit needs the new content")
             proposal = proposal.model_copy(update={"content": content.strip()})
+        refused = instruction_reason(proposal.content) if proposal.operation != "RETRACT" else None
+        if refused and action != "reject":  # the last gate before the store, whoever approved
+            action, decided_by = "reject", f"validation (approved by {decided_by})"
+            proposal = proposal.model_copy(update={"reason": f"refused at commit: {refused}"})
         fact_id = "f_" + proposal.id.removeprefix("p_")
         summary = {"proposal_id": proposal.id, "operation": proposal.operation, "action": action,
                    "content": proposal.content, "fact_id": None, "target_id": proposal.target_id, "written": False}
@@ -222,11 +226,11 @@ class LongTermMemory:
                 supersedes=target_id if proposal.operation == "UPDATE" else None,
             )
             self.ledger.save_fact(fact)
-            self.index.upsert(user_id, [fact], [self._embed(fact.index_text)])
+            self.index.upsert(user_id, [fact], [self._embed(user_id, fact.index_text)])
             written = True
         elif existing.status == "confirmed" and not self.index.get(user_id, [fact_id]):
             # a retry after the index write failed: the ledger has the fact, the live index not yet
-            self.index.upsert(user_id, [existing], [self._embed(existing.index_text)])
+            self.index.upsert(user_id, [existing], [self._embed(user_id, existing.index_text)])
             written = True
         if proposal.operation == "UPDATE" and target_id and target_id != fact_id:
             written = self._end(user_id, target_id, "superseded", now, fact_id) or written
@@ -251,15 +255,17 @@ class LongTermMemory:
         if fact_ids:
             self.ledger.touch(user_id, fact_ids, now, turn_id)
 
-    def _embed(self, text: str) -> list[float]:
-        """Embed one text, remembering the last few hundred, so a fact embedded when it is
-        planned is not embedded again when it is committed in the same process."""
-        vector = self._embeddings_cache.get(text)
+    def _embed(self, user_id: str, text: str) -> list[float]:
+        """Embed one text of ``user_id``, remembering the last few hundred, so a fact embedded when
+        it is planned is not embedded again when it is committed in the same process. The cache
+        is keyed by ``(user_id, text)``: nothing one user's turn put there serves another user."""
+        key = (user_id, text)
+        vector = self._embeddings_cache.get(key)
         if vector is None:
             vector = self.embeddings.embed_documents([text])[0]
             if len(self._embeddings_cache) >= 512:
                 self._embeddings_cache.pop(next(iter(self._embeddings_cache)))
-            self._embeddings_cache[text] = vector
+            self._embeddings_cache[key] = vector
         return vector
 
     def _live_head(self, user_id: str, fact_id: str | None) -> str | None:

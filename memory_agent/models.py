@@ -16,7 +16,9 @@ def load_chat_model(spec: str = "offline", *, base_url: str | None = None) -> Ba
 
     Args:
         spec: ``"offline"`` for :class:`memory_agent.offline_model.OfflineChatModel` (rule-based,
-            not a language model), or e.g. ``"openai:gpt-4o-mini"`` for LangChain's
+            not a language model); ``"local"`` or ``"local:<gguf path>"`` for a GGUF model served
+            in-process by llama.cpp on 127.0.0.1 (:mod:`memory_agent.local_model`, optional extra
+            ``local``); or e.g. ``"openai:gpt-4o-mini"`` for LangChain's
             ``init_chat_model``. With ``base_url`` (or ``OPENAI_BASE_URL``) an ``openai:`` model
             talks to any OpenAI-compatible server.
 
@@ -28,9 +30,13 @@ def load_chat_model(spec: str = "offline", *, base_url: str | None = None) -> Ba
         from memory_agent.offline_model import OfflineChatModel
 
         return OfflineChatModel()
+    if spec == "local" or spec.startswith("local:"):
+        from memory_agent.local_model import load_local_model
+
+        return load_local_model(spec)
     if ":" not in spec:
         raise ModelError(
-            f"Unknown model {spec!r}. Use 'offline' or 'provider:model', e.g. 'openai:gpt-4o-mini'."
+            f"Unknown model {spec!r}. Use 'offline', 'local' or 'provider:model', e.g. 'openai:gpt-4o-mini'."
         )
     from langchain.chat_models import init_chat_model
 

@@ -20,7 +20,8 @@ class Settings(BaseSettings):
 
     Fields:
         data_dir: folder of the embedded stores (SQLite file and Chroma files).
-        model: ``offline`` (the rule-based stand-in, not a language model) or any
+        model: ``offline`` (the rule-based stand-in, not a language model), ``local`` or
+            ``local:<gguf path>`` (llama.cpp in-process, extra ``local``), or any
             ``provider:model`` string for LangChain's ``init_chat_model``
             (e.g. ``openai:gpt-4o-mini``).
         openai_base_url: base URL of an OpenAI-compatible server (``OPENAI_BASE_URL`` also works).

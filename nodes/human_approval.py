@@ -1,7 +1,9 @@
 """``human_approval``: pause the graph with ``interrupt()`` so a person approves, edits or rejects.
 
-The interrupt value is ``{"proposals": [Proposal dicts]}`` (operation, kind, content, source,
-evidence, risky, and for UPDATE/RETRACT the target). Resume with
+The interrupt value is ``{"proposals": [Proposal dicts], "refused": [{"content", "reason"}]}``:
+the proposals to decide (operation, kind, content, source, evidence, risky, and for
+UPDATE/RETRACT the target) and, for the person's information, what validation refused this turn
+and why (nothing refused can be approved). Resume with
 ``Command(resume=...)`` where the value is one of:
 
 - ``"approve"`` or ``"reject"``: the same decision for every proposal;
@@ -102,7 +104,10 @@ def make_human_approval():
         decisions = [{"proposal_id": p["id"], "action": "approve", "content": None, "decided_by": f"auto ({mode})"}
                      for p in auto]
         if ask:
-            answer = interrupt({"proposals": ask})
+            # the person also sees what validation refused this turn, and why
+            refused = [{"content": d["proposal"].get("content"), "reason": d["reason"]}
+                       for d in state.get("dropped") or [] if d.get("decision") == "invalid"]
+            answer = interrupt({"proposals": ask, "refused": refused})
             decisions += parse_decisions(answer, ask)
         return {"decisions": decisions}
 

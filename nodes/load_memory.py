@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+
 from langgraph.runtime import Runtime
 
 from graph.context import AgentContext
 from graph.state import AgentState
 from graph.turn import check_owner, latest_user_message, message_text, start_turn
 from memory_agent.memory import LongTermMemory
+from memory_agent.validation import instruction_reason
+
+log = logging.getLogger(__name__)
 
 TURN_RESET = {"memories": [], "proposals": [], "dropped": [], "decisions": [], "committed": []}
 
@@ -29,7 +34,18 @@ def make_load_memory(memory: LongTermMemory):
         query = message_text(message) if message is not None else ""
         if not ctx.memory_enabled or not query.strip():
             return update
-        scored = memory.retrieve(ctx.user_id, query, ctx.clock())
-        return {**update, "memories": [s.as_dict() for s in scored]}
+        # Defence in depth: a stored fact that reads as an instruction (written before the screen
+        # knew its phrasing, or straight into the store) is never injected. It is filtered before
+        # the top-k cut, so it cannot push the user's real facts out either.
+        config = memory.retrieval
+        scored = memory.retrieve(ctx.user_id, query, ctx.clock(), top_k=config.candidates)
+        safe = []
+        for item in scored:
+            refused = instruction_reason(item.fact.content)
+            if refused:
+                log.warning("load_memory: fact %s not injected: %s", item.fact.id, refused)
+            else:
+                safe.append(item.as_dict())
+        return {**update, "memories": safe[: config.top_k]}
 
     return load_memory
