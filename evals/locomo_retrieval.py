@@ -41,9 +41,8 @@ from memory_agent.lexical import LexicalIndex
 from memory_agent.memory import LongTermMemory
 from memory_agent.retrieval import RetrievalConfig, lexical_documents
 
-__all__ = ["CATEGORIES", "KS", "RETRIEVERS", "RetrievalReport", "default_memory_factory", "episode_facts", "percentile",
-           "recall_metrics",
-           "run_retrieval_benchmark"]
+__all__ = ["CATEGORIES", "KS", "RETRIEVERS", "RetrievalReport", "default_memory_factory", "episode_facts",
+           "episode_user", "percentile", "recall_metrics", "run_retrieval_benchmark"]
 
 KS = (1, 5, 10, 20, 50)
 CATEGORIES = (1, 2, 3, 4)
