@@ -170,11 +170,12 @@ def retrieval_table(results: dict[str, Any]) -> Table:
     for c in CATEGORIES:
         table.add_column(f"R@10 {cats[str(c)]['name']} ({cats[str(c)]['questions']})", justify="right")
     table.add_column("ms median / p95", justify="right")
+    table.add_column("ms p95 w/o embedding", justify="right")
     for name, s in results["summary"].items():
         lat = s["latency_ms"]
         table.add_row(name, *[f"{s['overall'][m]:.3f}" for m in METRICS],
                       *[f"{s['per_category'][str(c)]['recall@10']:.3f}" for c in CATEGORIES],
-                      f"{lat['median']:.1f} / {lat['p95']:.1f}")
+                      f"{lat['median']:.1f} / {lat['p95']:.1f}", f"{lat['p95_excl_embedding']:.1f}")
     return table
 
 
@@ -287,9 +288,10 @@ def run_locomo_qa_eval(convs, settings, out: Path, console, *, source: str = "",
     table = Table(title=f"LoCoMo QA, model {settings.model} ({results['questions']} questions)")
     table.add_column("category", style="bold")
     table.add_column("questions", justify="right")
-    keys = ["f1_on", "f1_off"] + (["judge_on", "judge_off"] if report.judged else [])
+    keys = ["f1_on", "f1_off", "recall_on", "recall_off", "evidence_injected"] + (
+        ["judge_on", "judge_off"] if report.judged else [])
     for k in keys:
-        table.add_column(k.replace("_", " "), justify="right")
+        table.add_column(k.replace("_", " ").replace("recall", "gold-token recall"), justify="right")
     for c, s in results["summary"]["per_category"].items():
         table.add_row(CATEGORY_NAMES[int(c)], str(s["questions"]), *[f"{s[k]:.3f}" for k in keys])
     table.add_section()
@@ -297,8 +299,10 @@ def run_locomo_qa_eval(convs, settings, out: Path, console, *, source: str = "",
     console.print(table)
     if offline:
         console.print("[dim]The offline model is a rule-based stand-in, not a language model: its answers restate "
-                      "the injected memories, so F1 against short gold answers stays low. No LLM judge without a "
-                      "real model.[/dim]")
+                      "the injected memories, so F1 against short gold answers stays low (long answers, low "
+                      "precision). Gold-token recall: share of the gold answer's tokens in the answer. Evidence "
+                      "injected: an evidence turn among the memories injected (memory on). No LLM judge without "
+                      "a real model.[/dim]")
     else:
         (out / "judge_prompt.md").write_text(judge_prompt(), encoding="utf-8")
     _write_json(out / "results.json", results)

@@ -8,16 +8,20 @@ day after the last session, with memory on and with memory off; any proposal the
 is rejected, so asking never changes the store.
 
 Scores: token F1 against the gold answer (:func:`evals.locomo.token_f1`, the SQuAD F1 the LoCoMo
-paper reports). With a real model configured (``judge`` given), also an LLM-judge accuracy: the
-judge model reads the question, the gold answer and the answer, and replies CORRECT or WRONG; its
-prompt (``prompts/locomo_judge.md``) is saved beside the results. With the offline model there is
-no judge: it is a rule-based stand-in that only restates memories, not a language model.
+paper reports); gold-token recall (:func:`token_recall`, the R of that F1: the share of the gold
+answer's tokens found in the answer, which a long answer is not penalised for); and, with memory
+on, whether an evidence turn was among the injected memories (``evidence_injected``). With a real
+model configured (``judge`` given), also an LLM-judge accuracy: the judge model reads the
+question, the gold answer and the answer, and replies CORRECT or WRONG; its prompt
+(``prompts/locomo_judge.md``) is saved beside the results. With the offline model there is no
+judge: it is a rule-based stand-in that only restates memories, not a language model.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -25,11 +29,21 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from evals.locomo import CATEGORY_NAMES, LocomoConversation, token_f1
+from evals.locomo import CATEGORY_NAMES, LocomoConversation, normalize_answer, token_f1
 from evals.locomo_retrieval import CATEGORIES, episode_facts, episode_user
 from evals.scenarios import AgentFactory
 
-__all__ = ["QAReport", "judge_prompt", "replay_episodes", "run_locomo_qa"]
+__all__ = ["QAReport", "judge_prompt", "replay_episodes", "run_locomo_qa", "token_recall"]
+
+
+def token_recall(prediction: object, gold: object) -> float:
+    """Share (0–1) of the gold answer's tokens present in the prediction, after the SQuAD
+    normalisation of :func:`evals.locomo.normalize_answer` (multiset overlap / gold length; an
+    empty gold answer scores 1.0 only against an empty prediction)."""
+    pred, ref = normalize_answer(prediction).split(), normalize_answer(gold).split()
+    if not ref:
+        return float(not pred)
+    return sum((Counter(pred) & Counter(ref)).values()) / len(ref)
 
 
 def judge_prompt() -> str:
@@ -56,7 +70,8 @@ class QAReport:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready summary and rows."""
-        keys = ["f1_on", "f1_off"] + (["judge_on", "judge_off"] if self.judged else [])
+        keys = ["f1_on", "f1_off", "recall_on", "recall_off", "evidence_injected"] + (
+            ["judge_on", "judge_off"] if self.judged else [])
         return {
             "source": self.source, "model": self.model, "conversations": self.conversations,
             "questions": len(self.rows), "seconds": round(self.seconds, 2), "judged": self.judged,
@@ -85,6 +100,11 @@ def _ask(agent, user: str, question: str, thread: str, now, memory: bool):
     if result.pending:
         agent.resume(user, thread, "reject", now=now)
     return result
+
+
+def _dia_of(fact_id: str) -> str:
+    """``"ep_D3_12"`` (an episode's fact id) → ``"D3:12"``."""
+    return fact_id.removeprefix("ep_").replace("_", ":")
 
 
 def _judge(model, question: str, gold: str, answer: str) -> float:
@@ -135,7 +155,11 @@ def run_locomo_qa(
                 row = {"sample_id": conv.sample_id, "question": q.question, "category": q.category,
                        "gold": q.answer, "evidence": q.evidence, "answer_on": on.answer, "answer_off": off.answer,
                        "injected_on": [m.get("content") for m in on.memories],
-                       "f1_on": token_f1(on.answer, q.answer), "f1_off": token_f1(off.answer, q.answer)}
+                       "f1_on": token_f1(on.answer, q.answer), "f1_off": token_f1(off.answer, q.answer),
+                       "recall_on": token_recall(on.answer, q.answer),
+                       "recall_off": token_recall(off.answer, q.answer),
+                       "evidence_injected": float(bool(set(q.evidence) & {
+                           _dia_of(m.get("id", "")) for m in on.memories})) if q.evidence else None}
                 if judge is not None:
                     row["judge_on"] = _judge(judge, q.question, q.answer, on.answer)
                     row["judge_off"] = _judge(judge, q.question, q.answer, off.answer)
