@@ -108,6 +108,7 @@ def run_scenarios_eval(file: Path, settings, out: Path, console) -> dict[str, An
     from evals.scenarios import load_scenarios, make_agent_factory, render_comparison, report_to_dict, run_scenarios
 
     scenarios = load_scenarios(file)
+    out = _out(out, "scenarios")
     factory = make_agent_factory(settings)
     reports = {}
     with _progress(console) as progress:
@@ -206,6 +207,7 @@ def run_locomo_eval(convs, settings, out: Path, console, *, source: str = "",
     from evals.plots import plot_recall_curves
     from memory_agent.embeddings import load_embedder
 
+    out = _out(out, "locomo")
     embedder = load_embedder(settings.embedder, openai_base_url=settings.openai_base_url)
     with _progress(console) as progress:
         tasks: dict[str, Any] = {}
@@ -267,6 +269,7 @@ def run_locomo_qa_eval(convs, settings, out: Path, console, *, source: str = "",
     from evals.plots import plot_locomo_qa
     from evals.scenarios import make_agent_factory
 
+    out = _out(out, "locomo-qa")
     factory = make_agent_factory(settings)
     offline = settings.model.strip() in ("", "offline")
     judge = None
