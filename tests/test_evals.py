@@ -218,3 +218,32 @@ def test_eval_commands_refuse_missing_or_foreign_files(tmp_path, cli_env):
     assert result.exit_code == 2 and "Not a LoCoMo file" in result.output
     result = runner.invoke(app, ["eval", "scenarios", str(bad)], env=cli_env)
     assert result.exit_code == 2 and "Malformed scenario file" in result.output
+
+
+def test_smoke_eval_passes_when_memory_helps_and_refuses_missing_files(locomo_file, tmp_path, cli_env):
+    from evals.smoke import main
+
+    scenario = {"id": "diet", "tags": ["preference"], "user_id": "u1",
+                "sessions": [{"at": "2026-03-02T09:00:00Z", "turns": ["I'm vegetarian."]}],
+                "probes": [{"at": "2026-03-09T09:00:00Z", "question": "Plan a dinner for four friends.",
+                            "expect": {"injected_any": ["vegetarian"]}}]}
+    scenarios = tmp_path / "one.jsonl"
+    scenarios.write_text(json.dumps(scenario) + "\n", encoding="utf-8")
+    common = ["--locomo", str(locomo_file), "--conversation", "conv-t", "--out", str(tmp_path / "smoke")]
+    assert main(["--scenarios", str(scenarios), *common]) == 0
+    assert json.loads((tmp_path / "smoke" / "locomo-qa" / "results.json").read_text())["summary"]["overall"][
+        "recall_on"] > 0
+    assert main(["--scenarios", str(tmp_path / "missing.jsonl"), *common]) == 2
+
+
+def test_smoke_eval_fails_when_memory_on_does_not_beat_off(locomo_file, tmp_path, cli_env):
+    from evals.smoke import main
+
+    scenario = {"id": "no-memory-needed", "tags": ["relevance"], "user_id": "u1",
+                "sessions": [{"at": "2026-03-02T09:00:00Z", "turns": ["Hello there."]}],
+                "probes": [{"at": "2026-03-09T09:00:00Z", "question": "What is 2 + 2?",
+                            "expect": {"answer_none": ["postgres"]}}]}
+    scenarios = tmp_path / "same.jsonl"
+    scenarios.write_text(json.dumps(scenario) + "\n", encoding="utf-8")
+    assert main(["--scenarios", str(scenarios), "--locomo", str(locomo_file), "--conversation", "conv-t",
+                 "--out", str(tmp_path / "smoke")]) == 1
