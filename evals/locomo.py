@@ -147,11 +147,17 @@ def token_f1(prediction: object, gold: object) -> float:
 
 @dataclass
 class LocomoTurn:
-    """One dialogue turn: ``speaker`` name, normalised ``dia_id`` (``"D1:3"``) and ``text``."""
+    """One dialogue turn: ``speaker`` name, normalised ``dia_id`` (``"D1:3"``) and ``text``.
+
+    ``image_caption`` is the file's ``blip_caption`` when the speaker shared a photo (the BLIP
+    caption the benchmark gives in place of the image), else ``""``. The file's ``query`` field
+    (the search words used to find the image when the data set was built) is not kept.
+    """
 
     speaker: str
     dia_id: str
     text: str
+    image_caption: str = ""
 
 
 @dataclass
@@ -218,7 +224,7 @@ def _conversation(item: dict) -> LocomoConversation:
         except ValueError:
             at = None
         turns = [LocomoTurn(str(t.get("speaker", "")), normalise_dia_id(str(t.get("dia_id", ""))) or "",
-                            str(t.get("text", "")))
+                            str(t.get("text", "")), str(t.get("blip_caption") or ""))
                  for t in conv[f"session_{n}"] or []]
         sessions.append(LocomoSession(n, raw_time, at, turns))
     qa = []

@@ -866,5 +866,9 @@ def demo(
     raise typer.Exit(int(code or 0))
 
 
+from evals.cli import eval_app  # noqa: E402  (the eval commands live in their own module)
+
+app.add_typer(eval_app, name="eval")
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(app())

@@ -26,6 +26,10 @@ FACT_KINDS: tuple[str, ...] = ("preference", "project", "decision", "constraint"
 FactStatus = Literal["confirmed", "superseded", "retracted", "expired"]
 Sensitivity = Literal["common", "restricted"]
 Operation = Literal["ADD", "UPDATE", "NOOP", "RETRACT"]
+# A stored turn of a conversation (speaker, words, when), written by code that imports dialogue
+# (the LoCoMo retrieval benchmark), never proposed by the model: kept out of ``FactKind``, so the
+# structured-output schema of ``propose_facts`` does not offer it.
+EPISODE_KIND = "episode"
 
 
 class Source(BaseModel):
@@ -45,7 +49,7 @@ class Fact(BaseModel):
 
     id: str
     user_id: str
-    kind: FactKind
+    kind: FactKind | Literal["episode"]
     content: str
     topic: str = ""
     source: Source

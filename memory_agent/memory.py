@@ -21,9 +21,10 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
 from memory_agent.facts import Fact, Proposal, ProposedFact, Source, index_text, stable_id
+from memory_agent.lexical import LexicalIndex
 from memory_agent.messages import message_text
 from memory_agent.reconcile import ReconcileConfig, polarity, reconcile
-from memory_agent.retrieval import RetrievalConfig, ScoredFact, rank
+from memory_agent.retrieval import RetrievalConfig, ScoredFact, lexical_documents, rank
 from memory_agent.validation import check_proposal, instruction_reason, normalise
 from stores.base import FactIndex, FactLedger
 
@@ -54,16 +55,54 @@ class LongTermMemory:
         self.retrieval = retrieval
         self.reconcile_config = reconcile_config
         self._embeddings_cache: dict[tuple[str, str], list[float]] = {}  # (user_id, text) -> vector
+        # user id -> (live count, BM25 index, live facts by id); dropped when this memory writes the user
+        self._lexical: dict[str, tuple[int, LexicalIndex, dict[str, Fact]]] = {}
 
     # ---- reads -------------------------------------------------------------------------
-    def retrieve(self, user_id: str, query: str, now: datetime, top_k: int | None = None) -> list[ScoredFact]:
-        """The user's most relevant live facts for ``query`` at clock ``now`` (best first, ≤ top-k)."""
-        config = self.retrieval if top_k is None else _replace(self.retrieval, top_k=top_k)
-        if self.index.count(user_id) == 0:  # nothing to rank: skip embedding (and loading the model)
+    def retrieve(self, user_id: str, query: str, now: datetime, top_k: int | None = None,
+                 config: RetrievalConfig | None = None) -> list[ScoredFact]:
+        """The user's most relevant live facts for ``query`` at clock ``now`` (best first, ≤ top-k).
+
+        Hybrid (``config.lexical``): every live fact of a user with at most ``full_scan`` facts gets
+        its cosine from the user's own Chroma collection and its BM25 score from an index of the
+        user's own facts (:mod:`memory_agent.lexical`); both go to
+        :func:`memory_agent.retrieval.rank`. Above ``full_scan`` facts, the nearest ``candidates``
+        by cosine and the best ``lexical_candidates`` by BM25 are ranked, a lexical candidate outside
+        the nearest ones with cosine 0. ``config`` replaces the memory's ranking knobs for this call.
+        """
+        config = config or self.retrieval
+        config = config if top_k is None else _replace(config, top_k=top_k)
+        count = self.index.count(user_id)
+        if count == 0:  # nothing to rank: skip embedding (and loading the model)
             return []
         embedding = self.embeddings.embed_query(query)
-        candidates = self.index.query(user_id, embedding, config.candidates)
-        return rank(candidates, now, config)
+        if not config.lexical:
+            return rank(self.index.query(user_id, embedding, config.candidates), now, config)
+        n = count if count <= config.full_scan else config.candidates
+        nearest = self.index.nearest_ids(user_id, embedding, n)
+        lexical_index, facts = self._lexical_index(user_id, count)
+        if any(i not in facts for i, _ in nearest):  # written by another process since: rebuild
+            lexical_index, facts = self._lexical_index(user_id, count, rebuild=True)
+        lexical = lexical_index.scores(query, coverage=config.lexical_coverage)
+        best_lexical = sorted(lexical, key=lexical.get, reverse=True)[: config.lexical_candidates]
+        candidates = [(facts[i], d) for i, d in nearest if i in facts]
+        seen = {i for i, _ in nearest}
+        # cosine unknown (outside the nearest ``candidates``): distance 1, i.e. cosine 0
+        candidates += [(facts[i], 1.0) for i in best_lexical if i not in seen and i in facts]
+        return rank(candidates, now, config, {i: lexical[i] for i in best_lexical})
+
+    def _lexical_index(self, user_id: str, count: int, rebuild: bool = False) -> tuple[LexicalIndex, dict[str, Fact]]:
+        """The user's BM25 index and live facts by id, built from the user's own collection and kept
+        until this memory writes to the user or the live count changes."""
+        cached = self._lexical.get(user_id)
+        if cached is not None and cached[0] == count and not rebuild:
+            return cached[1], cached[2]
+        live = self.index.list(user_id)
+        built = LexicalIndex([f.id for f in live], lexical_documents(live))
+        if len(self._lexical) >= 64:
+            self._lexical.pop(next(iter(self._lexical)))
+        self._lexical[user_id] = (len(live), built, {f.id: f for f in live})
+        return built, self._lexical[user_id][2]
 
     def live(self, user_id: str) -> list[Fact]:
         """The user's live facts, oldest first: the live index's set, with last-used time and use
@@ -226,10 +265,12 @@ class LongTermMemory:
                 supersedes=target_id if proposal.operation == "UPDATE" else None,
             )
             self.ledger.save_fact(fact)
+            self._lexical.pop(user_id, None)
             self.index.upsert(user_id, [fact], [self._embed(user_id, fact.index_text)])
             written = True
         elif existing.status == "confirmed" and not self.index.get(user_id, [fact_id]):
             # a retry after the index write failed: the ledger has the fact, the live index not yet
+            self._lexical.pop(user_id, None)
             self.index.upsert(user_id, [existing], [self._embed(user_id, existing.index_text)])
             written = True
         if proposal.operation == "UPDATE" and target_id and target_id != fact_id:
@@ -288,6 +329,7 @@ class LongTermMemory:
         """Mark a fact superseded/retracted in the ledger, then remove it from the live index."""
         if not fact_id:
             return False
+        self._lexical.pop(user_id, None)
         old = self.ledger.get_fact(user_id, fact_id)
         if old is None or old.status == status:
             self.index.delete(user_id, [fact_id])

@@ -34,6 +34,9 @@ class FactIndex(Protocol):
     def query(self, user_id: str, embedding: Sequence[float], n: int) -> list[tuple[Fact, float]]:
         """The ``n`` nearest live facts with their cosine distance (0 = same direction, 2 = opposite)."""
 
+    def nearest_ids(self, user_id: str, embedding: Sequence[float], n: int) -> list[tuple[str, float]]:
+        """Like :meth:`query`, ids only: ``(fact id, cosine distance)``, nearest first."""
+
     def get(self, user_id: str, ids: Sequence[str]) -> list[Fact]:
         """The live facts with these ids (missing ids are skipped)."""
 
