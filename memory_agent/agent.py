@@ -29,9 +29,9 @@ from memory_agent.models import load_chat_model
 from memory_agent.retrieval import RetrievalConfig
 from memory_agent.settings import Settings
 from nodes.human_approval import parse_decisions
-from stores.chroma_store import ChromaFactIndex, make_chroma_client
+from stores.chroma_store import ChromaFactIndex, make_chroma_client, remove_orphan_segment_dirs
 from stores.data_dir import DataDir
-from stores.sql_store import SQLiteFactLedger
+from stores.sql_store import SQLiteFactLedger, compact_sqlite_file
 
 
 class InputError(ValueError):
@@ -87,6 +87,7 @@ class MemoryAgent:
         self.checkpointer = checkpointer
         self.graph = build_graph(memory, model, checkpointer)
         self._closers = list(closers)
+        self._compactors: list = []
 
     @classmethod
     def open(cls, settings: Settings | None = None, *, model=None, embedder: EmbedderInfo | None = None) -> MemoryAgent:
@@ -117,7 +118,19 @@ class MemoryAgent:
             raise
         index = ChromaFactIndex(client, embedder.name, embedder.dimension)
         memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig(top_k=settings.top_k))
-        return cls(memory, model, checkpointer, settings, closers=closers)
+        agent = cls(memory, model, checkpointer, settings, closers=closers)
+        agent._compactors = [ledger.compact]
+        if not settings.chroma_url:
+            agent._compactors += [lambda: remove_orphan_segment_dirs(data.chroma_path),
+                                  lambda: compact_sqlite_file(data.chroma_path / "chroma.sqlite3")]
+        return agent
+
+    def compact_embedded_stores(self) -> None:
+        """Rewrite the embedded SQLite files (ledger + checkpoints, and Chroma's own file) so text
+        that was deleted does not linger in freed pages or write-ahead logs, and remove the vector
+        folders of deleted Chroma collections. Used after erasing a user; a no-op for server stores."""
+        for compact in self._compactors:
+            compact()
 
     def close(self) -> None:
         """Close the stores and release the data folder."""
@@ -202,6 +215,8 @@ class MemoryAgent:
             PendingApprovalError: the thread waits at an approval (resume it first).
         """
         thread_id = thread_id or uuid.uuid4().hex
+        if memory and isinstance(user_id, str) and user_id.strip():
+            memory = self.memory.ledger.memory_enabled(user_id)  # the user's own switch (memories ... off)
         ctx = self._context(user_id, thread_id, now, approval, memory)
         text = self.check_message(text)
         pending, unfinished = self._state(user_id, thread_id)

@@ -4,7 +4,9 @@ Commands::
 
     memory-agent [--data-dir PATH] [--model TEXT] [--embedder TEXT] [--approval MODE] COMMAND
     memory-agent chat --user alice@example.com [--thread T]
-    memory-agent memories list|show|history --user U [--json]
+    memory-agent memories list|show|edit|delete|export|history|on|off --user U [--json]
+    memory-agent forget --user U --since "1 hour"
+    memory-agent forget-user U
     memory-agent config
     memory-agent demo [--scenarios FILE] [--locomo PATH] [--no-locomo]
 
@@ -71,7 +73,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-memories_app = typer.Typer(help="Inspect long-term memories of one user.", no_args_is_help=True,
+memories_app = typer.Typer(help="See, correct, delete and export the long-term memories of one user.",
+                           no_args_is_help=True,
                            rich_markup_mode="rich")
 app.add_typer(memories_app, name="memories")
 
@@ -613,6 +616,9 @@ def _print_fact_versions(console: Console, facts: list, title: str) -> None:
 
 
 def _print_live_table(console: Console, agent: MemoryAgent, user: str) -> None:
+    if not agent.memory.ledger.memory_enabled(user):
+        console.print(f"[yellow]Memory is off for {escape(user)}:[/] nothing is read or written "
+                      "(turn it on with: memory-agent memories on --user ...).")
     facts = agent.memory.live(user)
     if not facts:
         console.print(f"No memories for {escape(user)} yet.")
@@ -852,6 +858,9 @@ def demo(
         code = run_demo(**kwargs)
     raise typer.Exit(int(code or 0))
 
+
+# user control and lifecycle commands live in their own module; importing it registers them
+from memory_agent import cli_memories  # noqa: E402,F401
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(app())
