@@ -285,6 +285,33 @@ class MemoryAgent:
         result.pending = self.pending(user_id, thread_id)
         return result
 
+    def prune_checkpoints(self, user_id: str) -> list[dict]:
+        """Keep only the latest checkpoint of each finished thread of the user (what reading the
+        transcript or continuing the thread needs); threads waiting at an approval or cut short
+        are left alone. Uses the checkpointer's ``prune(..., strategy="keep_latest")`` when it has
+        one (Postgres); otherwise re-writes the latest checkpoint after ``delete_thread`` (SQLite).
+        Returns ``[{"thread_id", "removed": number of checkpoints}]`` for threads that changed."""
+        out = []
+        for thread_id in self.memory.ledger.threads(user_id):
+            pending, unfinished = self._state(user_id, thread_id)
+            if pending or unfinished:
+                continue
+            config = self._config(user_id, thread_id)
+            count = sum(1 for _ in self.checkpointer.list(config))
+            if count <= 1:
+                continue
+            try:
+                self.checkpointer.prune([config["configurable"]["thread_id"]], strategy="keep_latest")
+            except NotImplementedError:
+                latest = self.checkpointer.get_tuple(config)
+                if latest is None or latest.pending_writes:
+                    continue
+                self.checkpointer.delete_thread(config["configurable"]["thread_id"])
+                self.checkpointer.put({"configurable": {**config["configurable"], "checkpoint_ns": ""}},
+                                      latest.checkpoint, latest.metadata, latest.checkpoint["channel_versions"])
+            out.append({"thread_id": thread_id, "removed": count - sum(1 for _ in self.checkpointer.list(config))})
+        return out
+
     def transcript(self, user_id: str, thread_id: str) -> list:
         """The thread's messages (working memory) from the checkpointer."""
         return list(self.graph.get_state(self._config(user_id, thread_id)).values.get("messages", []))

@@ -7,6 +7,7 @@ Commands::
     memory-agent memories list|show|edit|delete|export|history|on|off --user U [--json]
     memory-agent forget --user U --since "1 hour"
     memory-agent forget-user U
+    memory-agent maintain [--user U] [--dry-run]
     memory-agent config
     memory-agent demo [--scenarios FILE] [--locomo PATH] [--no-locomo]
 

@@ -8,6 +8,7 @@ Commands::
     memory-agent memories off|on --user U          # the per-user memory switch
     memory-agent forget --user U --since "1 hour"
     memory-agent forget-user U [--canary TEXT ...] [--json]
+    memory-agent maintain [--user U] [--dry-run]
 
 Registered on ``memory_agent.cli.app`` when that module is imported. Exit codes as in
 ``memory_agent.cli``: 0 success, 1 a fact that does not exist or an erasure that left data
@@ -184,3 +185,32 @@ def forget_user(
     if report.remaining:
         raise typer.Exit(1)
 
+
+
+@app.command("maintain")
+def maintain(
+    ctx: typer.Context,
+    user: Annotated[str | None, typer.Option("--user", "-u", help="Only this user (default: every user).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Report what would change; write nothing.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Expire, list facts due for review, decay and prune unused facts, merge duplicates (keeping
+    every source), and prune old checkpoints. Every change goes to the audit log."""
+    from memory_agent import lifecycle
+
+    console = get_console()
+    with _read_only_agent(ctx, console, user or "maintain") as agent:
+        report = lifecycle.maintain(agent.memory, utcnow(), users=[user] if user else None, dry_run=dry_run,
+                                    checkpoints=agent.prune_checkpoints)
+    data = report.as_dict()
+    if as_json:
+        typer.echo(_dumps(data))
+        return
+    verb = "would be" if dry_run else "were"
+    for key, label in (("expired", "expired"), ("pruned", "pruned (decayed, unused)"), ("merged", "merged"),
+                       ("review_queue", "due for review (unchanged)")):
+        console.print(f"{len(data[key])} fact(s) {label if key == 'review_queue' else verb + ' ' + label}")
+        for item in data[key]:
+            console.print(Text(f"  {item['user_id']}  {item['fact_id']}  {item['content']}", style="dim"))
+    removed = sum(r["removed"] for r in data["checkpoints_pruned"])
+    console.print(f"{removed} old checkpoint(s) removed from {len(data['checkpoints_pruned'])} thread(s).")

@@ -21,6 +21,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
 from memory_agent.facts import Fact, Proposal, ProposedFact, Source, index_text, stable_id
+from memory_agent.lifecycle import validity
 from memory_agent.messages import message_text
 from memory_agent.reconcile import ReconcileConfig, polarity, reconcile
 from memory_agent.retrieval import RetrievalConfig, ScoredFact, rank
@@ -219,7 +220,7 @@ class LongTermMemory:
                 id=fact_id, user_id=user_id, kind=proposal.kind, content=proposal.content, topic=proposal.topic,
                 source=proposal.source, evidence=proposal.evidence, confidence=proposal.confidence,
                 importance=proposal.importance, sensitivity=proposal.sensitivity, created_at=now, updated_at=now,
-                supersedes=target_id if proposal.operation == "UPDATE" else None,
+                supersedes=target_id if proposal.operation == "UPDATE" else None, **validity(proposal.kind, now),
             )
             self.ledger.save_fact(fact)
             self.index.upsert(user_id, [fact], [self._embed(fact.index_text)])

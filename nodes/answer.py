@@ -19,14 +19,18 @@ MAX_HISTORY_MESSAGES = 20
 def format_memory_block(memories: Sequence[dict]) -> str:
     """The memory block (``prompts/memory_block.md``) for injected memories.
 
-    One line per memory: ``- [kind] content (since YYYY-MM-DD)``. Content is HTML-escaped and
+    One line per memory: ``- [kind] content (since YYYY-MM-DD)``, plus a note asking to confirm
+    it with the user when its review date is near (``review_due``). Content is HTML-escaped and
     put on one line, so a stored fact that contains ``</memories>`` cannot close the fence.
     """
     lines = []
     for m in memories:
         content = html.escape(" ".join(str(m["content"]).split()), quote=False)
         since = str(m.get("updated_at", ""))[:10]
-        lines.append(f"- [{m['kind']}] {content}" + (f" (since {since})" if since else ""))
+        line = f"- [{m['kind']}] {content}" + (f" (since {since})" if since else "")
+        if m.get("review_due"):
+            line += " (due for review: confirm with the user that this is still true)"
+        lines.append(line)
     return load_prompt("memory_block").replace("{memories}", "\n".join(lines))
 
 

@@ -7,6 +7,8 @@ from langgraph.runtime import Runtime
 from graph.context import AgentContext
 from graph.state import AgentState
 from graph.turn import check_owner, latest_user_message, message_text, start_turn
+from memory_agent.facts import Fact
+from memory_agent.lifecycle import review_due
 from memory_agent.memory import LongTermMemory
 
 TURN_RESET = {"memories": [], "proposals": [], "dropped": [], "decisions": [], "committed": []}
@@ -29,7 +31,16 @@ def make_load_memory(memory: LongTermMemory):
         query = message_text(message) if message is not None else ""
         if not ctx.memory_enabled or not query.strip():
             return update
-        scored = memory.retrieve(ctx.user_id, query, ctx.clock())
-        return {**update, "memories": [s.as_dict() for s in scored]}
+        now = ctx.clock()
+        scored = memory.retrieve(ctx.user_id, query, now)
+        return {**update, "memories": [_with_review_note(s.as_dict(), s.fact, now) for s in scored]}
 
     return load_memory
+
+
+def _with_review_note(memory: dict, fact: Fact, now) -> dict:
+    """Mark a memory whose review date is near (``review_due``: the review date, ISO-8601), so the
+    answer asks the user to confirm it; the user's reply then renews or updates it."""
+    if review_due(fact, now):
+        return {**memory, "review_due": fact.review_at.isoformat()}
+    return memory

@@ -85,6 +85,9 @@ class FactLedger(Protocol):
         """The user's thread ids."""
 
     # ---- lifecycle and user control (issue 5) ----------------------------------------------
+    def users(self) -> list[str]:
+        """Every user id with at least one fact, sorted (for ``maintain``)."""
+
     def set_memory_enabled(self, user_id: str, enabled: bool, at: datetime) -> None:
         """Turn the user's long-term memory on or off."""
 

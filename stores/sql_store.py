@@ -265,6 +265,10 @@ class SQLiteFactLedger:
         )]
 
     # ---- lifecycle and user control (issue 5) ----------------------------------------------
+    def users(self) -> list[str]:
+        """Every user id with at least one fact (any status), sorted."""
+        return [r[0] for r in self._rows("SELECT DISTINCT user_id FROM facts ORDER BY user_id")]
+
     def set_memory_enabled(self, user_id: str, enabled: bool, at: datetime) -> None:
         """Turn the user's long-term memory on or off (off: no reads, no writes)."""
         self._exec(

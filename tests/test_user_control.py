@@ -228,6 +228,9 @@ def test_cli_edit_delete_export_switch_forget(tmp_path, embedder, monkeypatch):
     assert run("memories", "edit", fid, "x", "--user", "ann").exit_code == 2  # superseded: not live
     exported = json.loads(run("memories", "export", "--user", "ann").output)
     assert [f["status"] for f in exported["facts"]] == ["superseded", "confirmed"]
+    maintained = run("maintain", "--json")
+    assert maintained.exit_code == 0, maintained.output
+    assert set(json.loads(maintained.output)) >= {"expired", "pruned", "merged", "review_queue", "checkpoints_pruned"}
     assert run("memories", "off", "--user", "ann").exit_code == 0
     assert "Memory is off" in run("memories", "list", "--user", "ann").output
     assert run("memories", "delete", new_id, "--user", "ann").exit_code == 0
