@@ -54,6 +54,7 @@ class TurnResult:
 
     - ``answer``: the assistant's reply ('' for a resume).
     - ``memories``: injected memories (dicts with id, kind, content, score).
+    - ``memories_left_out``: relevant memories the token budget left out.
     - ``pending``: proposals waiting for approval (empty when the run finished).
     - ``dropped``: proposals dropped by validation or reconcile, with reasons.
     - ``committed``: what ``commit`` wrote.
@@ -62,6 +63,7 @@ class TurnResult:
 
     answer: str = ""
     memories: list[dict] = field(default_factory=list)
+    memories_left_out: int = 0
     pending: list[dict] = field(default_factory=list)
     dropped: list[dict] = field(default_factory=list)
     committed: list[dict] = field(default_factory=list)
@@ -117,7 +119,8 @@ class MemoryAgent:
                 close()
             raise
         index = ChromaFactIndex(client, embedder.name, embedder.dimension)
-        memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig(top_k=settings.top_k))
+        memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig(top_k=settings.top_k),
+                                max_facts=settings.max_facts_per_user, max_memory_tokens=settings.max_memory_tokens)
         agent = cls(memory, model, checkpointer, settings, closers=closers)
         agent._compactors = [ledger.compact]
         if not settings.chroma_url:
@@ -250,6 +253,7 @@ class MemoryAgent:
                 result.answer = msgs[-1].content if msgs else ""
             elif node == "load_memory":
                 result.memories = update.get("memories", [])
+                result.memories_left_out = update.get("memories_left_out", 0)
             elif node == "propose_facts":
                 result.dropped = update.get("dropped", [])
             elif node == "commit":

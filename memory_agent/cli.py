@@ -418,10 +418,17 @@ def _run_turn(console: Console, agent: MemoryAgent, user: str, thread: str, text
     for node, update, _seconds in agent.stream_turn(user, text, thread_id=thread):
         if node == "load_memory" and update.get("memories"):
             _print_memories_injected(console, update["memories"])
+        if node == "load_memory" and update.get("memories_left_out"):
+            console.print(Text(f"  {update['memories_left_out']} more relevant memories left out: over the memory "
+                               "token budget (MEMORY_AGENT_MAX_MEMORY_TOKENS)", style="yellow"))
         elif node == "answer":
             _print_answer(console, update)
         elif node == "propose_facts":
             proposals = {p["id"]: p for p in update.get("proposals") or []}
+            for d in update.get("dropped") or []:
+                if d.get("cap"):  # a cap is never silent
+                    console.print(Text(f"  not remembered: {d['proposal'].get('content')}: {d['reason']}",
+                                       style="yellow"))
         elif node == "commit" and update.get("committed"):
             _print_committed(console, update["committed"], proposals)
 

@@ -16,11 +16,12 @@ from prompts import load_prompt
 MAX_HISTORY_MESSAGES = 20
 
 
-def format_memory_block(memories: Sequence[dict]) -> str:
+def format_memory_block(memories: Sequence[dict], left_out: int = 0) -> str:
     """The memory block (``prompts/memory_block.md``) for injected memories.
 
     One line per memory: ``- [kind] content (since YYYY-MM-DD)``, plus a note asking to confirm
-    it with the user when its review date is near (``review_due``). Content is HTML-escaped and
+    it with the user when its review date is near (``review_due``), and a last line saying how
+    many relevant memories the token budget left out (``left_out``). Content is HTML-escaped and
     put on one line, so a stored fact that contains ``</memories>`` cannot close the fence.
     """
     lines = []
@@ -31,6 +32,8 @@ def format_memory_block(memories: Sequence[dict]) -> str:
         if m.get("review_due"):
             line += " (due for review: confirm with the user that this is still true)"
         lines.append(line)
+    if left_out:
+        lines.append(f"- ({left_out} more relevant memories were left out: over the memory token budget)")
     return load_prompt("memory_block").replace("{memories}", "\n".join(lines))
 
 
@@ -44,7 +47,7 @@ def make_answer(model: BaseChatModel):
     def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         prompt = [SystemMessage(load_prompt("system"))]
         if state.get("memories"):
-            prompt.append(SystemMessage(format_memory_block(state["memories"])))
+            prompt.append(SystemMessage(format_memory_block(state["memories"], state.get("memories_left_out", 0))))
         prompt.extend(state.get("messages", [])[-MAX_HISTORY_MESSAGES:])
         reply = model.invoke(prompt)
         text = reply.content if isinstance(reply.content, str) else str(reply.content)

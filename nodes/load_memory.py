@@ -7,11 +7,13 @@ from langgraph.runtime import Runtime
 from graph.context import AgentContext
 from graph.state import AgentState
 from graph.turn import check_owner, latest_user_message, message_text, start_turn
+from memory_agent.caps import fit_to_budget
 from memory_agent.facts import Fact
 from memory_agent.lifecycle import review_due
 from memory_agent.memory import LongTermMemory
 
-TURN_RESET = {"memories": [], "proposals": [], "dropped": [], "decisions": [], "committed": []}
+TURN_RESET = {"memories": [], "memories_left_out": 0, "proposals": [], "dropped": [], "decisions": [],
+              "committed": []}
 
 
 def make_load_memory(memory: LongTermMemory):
@@ -20,7 +22,9 @@ def make_load_memory(memory: LongTermMemory):
     It starts the turn: fixes its policy (``turn``), records the thread's ``owner`` on the first
     turn, and refuses a thread that another user id started (``graph.turn.ThreadOwnerError``).
     State in: ``messages``. State out: ``memories`` (≤ top-k dicts with id, kind, content,
-    similarity, recency, score), ``turn``, ``owner``, and the other per-turn fields reset.
+    similarity, recency, score, and ``review_due`` near a review date), cut to the memory token
+    budget, best first (``memories_left_out``: how many did not fit), ``turn``, ``owner``, and the
+    other per-turn fields reset.
     """
 
     def load_memory(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -33,7 +37,9 @@ def make_load_memory(memory: LongTermMemory):
             return update
         now = ctx.clock()
         scored = memory.retrieve(ctx.user_id, query, now)
-        return {**update, "memories": [_with_review_note(s.as_dict(), s.fact, now) for s in scored]}
+        kept, left_out = fit_to_budget([_with_review_note(s.as_dict(), s.fact, now) for s in scored],
+                                       memory.max_memory_tokens)
+        return {**update, "memories": kept, "memories_left_out": len(left_out)}
 
     return load_memory
 
