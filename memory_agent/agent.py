@@ -27,6 +27,7 @@ from memory_agent.embeddings import EmbedderInfo, load_embedder
 from memory_agent.memory import LongTermMemory
 from memory_agent.models import load_chat_model
 from memory_agent.retrieval import RetrievalConfig
+from memory_agent.sessions import summarize_thread
 from memory_agent.settings import Settings
 from nodes.human_approval import parse_decisions
 from stores.chroma_store import ChromaFactIndex, make_chroma_client, remove_orphan_segment_dirs
@@ -120,7 +121,8 @@ class MemoryAgent:
             raise
         index = ChromaFactIndex(client, embedder.name, embedder.dimension)
         memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig(top_k=settings.top_k),
-                                max_facts=settings.max_facts_per_user, max_memory_tokens=settings.max_memory_tokens)
+                                max_facts=settings.max_facts_per_user, max_memory_tokens=settings.max_memory_tokens,
+                                max_session_tokens=settings.max_session_tokens)
         agent = cls(memory, model, checkpointer, settings, closers=closers)
         agent._compactors = [ledger.compact]
         if not settings.chroma_url:
@@ -231,7 +233,10 @@ class MemoryAgent:
             raise PendingApprovalError(
                 f"Thread {thread_id!r} has a turn that stopped half-way; call finish_interrupted() first."
             )
+        if ctx.memory_enabled and thread_id not in self.memory.ledger.thread_activity(user_id):
+            self.summarize_ended_sessions(user_id, ctx.clock(), keep_open=thread_id)  # a new session starts
         self.memory.ledger.remember_thread(user_id, thread_id, ctx.clock())
+        self.memory.ledger.touch_thread(user_id, thread_id, ctx.clock())
         yield from self._stream({"messages": [HumanMessage(content=text, id=uuid.uuid4().hex)]},
                                 self._config(user_id, thread_id), ctx)
 
@@ -288,6 +293,41 @@ class MemoryAgent:
                                TurnResult())
         result.pending = self.pending(user_id, thread_id)
         return result
+
+    def end_session(self, user_id: str, thread_id: str, *, now: datetime | None = None) -> dict | None:
+        """End a thread (``/end`` in chat): write its session summary (topic, decisions, open items,
+        thread id, first and last turn; see ``memory_agent.sessions``) and audit it at ``now``. ``None`` when the thread
+        has no turn yet or the user's memory is off. Ending twice replaces the summary."""
+        ctx = self._context(user_id, thread_id, now, None, True)
+        if not self.memory.ledger.memory_enabled(user_id):
+            return None
+        activity = self.memory.ledger.thread_activity(user_id).get(thread_id)
+        messages = self.transcript(user_id, thread_id)
+        if activity is None or not messages:
+            return None
+        facts = [f for f in self.memory.ledger.facts(user_id) if f.source.thread_id == thread_id]
+        row = summarize_thread(user_id, thread_id, messages, facts, self.pending(user_id, thread_id),
+                               activity[0], activity[1])
+        self.memory.ledger.save_summary(row)
+        self.memory.ledger.audit({
+            "id": f"a_summary_{uuid.uuid4().hex}", "user_id": user_id, "thread_id": thread_id, "at": ctx.clock(),
+            "operation": "SUMMARY", "decision": "written", "decided_by": "session end",
+            "reason": f"{len(row['decisions'])} decision(s), {len(row['open_items'])} open item(s)",
+        })
+        return row
+
+    def summarize_ended_sessions(self, user_id: str, now: datetime, keep_open: str | None = None) -> list[dict]:
+        """Write a summary for every thread of the user with turns after its last summary (the
+        user started another session, so those ended); ``keep_open`` is the thread starting now."""
+        done = {s["thread_id"]: s["ended_at"] for s in self.memory.ledger.summaries(user_id)}
+        out = []
+        for thread_id, (_first, last) in self.memory.ledger.thread_activity(user_id).items():
+            if thread_id == keep_open or (thread_id in done and str(done[thread_id]) >= last.isoformat()):
+                continue
+            row = self.end_session(user_id, thread_id, now=now)
+            if row is not None:
+                out.append(row)
+        return out
 
     def prune_checkpoints(self, user_id: str) -> list[dict]:
         """Keep only the latest checkpoint of each finished thread of the user (what reading the

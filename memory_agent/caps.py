@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 DEFAULT_MAX_FACTS_PER_USER = 2000
 DEFAULT_MAX_MEMORY_TOKENS = 600
+DEFAULT_MAX_SESSION_TOKENS = 400
 CAP_FACTS = "facts_per_user"
 CAP_TOKENS = "memory_tokens"
 

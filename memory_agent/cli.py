@@ -461,8 +461,8 @@ def _chat_loop(console: Console, agent_for, user: str, thread: str, agent: Memor
                           "sent. Shorten it, or pipe longer text into the chat.[/]")
             continue
         command = line.strip().lower()
-        if command.startswith("/") and command not in ("/memories", "/help"):
-            console.print(f"[red]Unknown command {escape(line.strip())}: /memories, /help, /exit or /quit.[/]")
+        if command.startswith("/") and command not in ("/memories", "/help", "/end"):
+            console.print(f"[red]Unknown command {escape(line.strip())}: /memories, /end, /help, /exit or /quit.[/]")
             continue
         if agent is None:
             agent = agent_for()
@@ -472,8 +472,17 @@ def _chat_loop(console: Console, agent_for, user: str, thread: str, agent: Memor
             _print_live_table(console, agent, user)
             continue
         if command == "/help":
-            console.print("[dim]/memories lists your memories, /exit or /quit (or Ctrl-D) leaves.[/]")
+            console.print("[dim]/memories lists your memories, /end ends this conversation and writes its summary, "
+                          "/exit or /quit (or Ctrl-D) leaves.[/]")
             continue
+        if command == "/end":
+            summary = agent.end_session(user, thread)
+            if summary is None:
+                console.print("[dim]Nothing to summarise (no turn yet, or memory is off).[/]")
+            else:
+                console.print(Text(f"  session summary: {summary['text']}", style="green"))
+            console.print("[dim]bye[/]")
+            return
         try:
             _run_turn(console, agent, user, thread, line)
         except (InputError, PendingApprovalError) as exc:
@@ -529,7 +538,7 @@ def chat(
         if settings.model.strip() in ("", "offline"):
             console.print("[dim]Model: offline, a rule-based stand-in, not a language model "
                           "(use --model provider:model for real answers).[/]")
-        console.print("[dim]/memories lists your memories · /exit leaves[/]")
+        console.print("[dim]/memories lists your memories · /end ends the conversation · /exit leaves[/]")
         try:
             if background:
                 _chat_loop(console, lambda: _wait_for(console, opener), user, thread, resume=resume)

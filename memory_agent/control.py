@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memory_agent.facts import Fact, Proposal, Source, stable_id
+from memory_agent.sessions import scrub_summaries
 from memory_agent.validation import check_edit
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -140,8 +141,8 @@ def delete_memory(agent: MemoryAgent, user_id: str, fact_id: str, now: datetime)
     the ledger (with their usage rows and episodes), and the audit rows about them lose their
     text (a tombstone). One audit row records the deletion, without content.
 
-    The transcript of the conversation the fact came from is working memory and stays; delete
-    it with :func:`forget_since` or :func:`forget_user`.
+    Session summaries lose every part that quotes it. The transcript of the conversation the fact
+    came from is working memory and stays; delete it with :func:`forget_since` or :func:`forget_user`.
 
     Returns ``{"deleted": [fact ids], "audit_rows_blanked": int}``.
 
@@ -149,7 +150,9 @@ def delete_memory(agent: MemoryAgent, user_id: str, fact_id: str, now: datetime)
         MemoryNotFoundError: no such fact for this user.
     """
     _fact(agent, user_id, fact_id)
-    ids = [f.id for f in agent.memory.history(user_id, fact_id)]
+    chain = agent.memory.history(user_id, fact_id)
+    ids = [f.id for f in chain]
+    scrub_summaries(agent.memory.ledger, user_id, [t for f in chain for t in (f.evidence, f.content)])
     agent.memory.index.delete(user_id, ids)
     agent.memory.ledger.delete_facts(user_id, ids)
     blanked = agent.memory.ledger.tombstone_audit(user_id, fact_ids=ids)

@@ -24,6 +24,7 @@ from memory_agent.caps import (
     CAP_FACTS,
     DEFAULT_MAX_FACTS_PER_USER,
     DEFAULT_MAX_MEMORY_TOKENS,
+    DEFAULT_MAX_SESSION_TOKENS,
     facts_cap_reason,
 )
 from memory_agent.facts import Fact, Proposal, ProposedFact, Source, index_text, stable_id
@@ -47,6 +48,7 @@ class LongTermMemory:
         retrieval: ranking knobs; ``reconcile_config``: reconcile thresholds.
         max_facts: live facts per user (a new fact over it is refused with a message).
         max_memory_tokens: estimated tokens of memories injected per turn (``memory_agent.caps``).
+        max_session_tokens: estimated tokens of the profile and summaries loaded when a session starts.
     """
 
     def __init__(
@@ -58,7 +60,9 @@ class LongTermMemory:
         reconcile_config: ReconcileConfig = ReconcileConfig(),
         max_facts: int = DEFAULT_MAX_FACTS_PER_USER,
         max_memory_tokens: int = DEFAULT_MAX_MEMORY_TOKENS,
+        max_session_tokens: int = DEFAULT_MAX_SESSION_TOKENS,
     ):
+        self.max_session_tokens = max_session_tokens
         self.max_facts = max_facts
         self.max_memory_tokens = max_memory_tokens
         self.index = index

@@ -37,6 +37,16 @@ def format_memory_block(memories: Sequence[dict], left_out: int = 0) -> str:
     return load_prompt("memory_block").replace("{memories}", "\n".join(lines))
 
 
+def format_session_block(lines: Sequence[dict]) -> str:
+    """Session-level memory (profile, previous sessions, procedural facts, episodes) as its own
+    fenced data block (``prompts/session_block.md``): ``- [label] content``, escaped, one line each."""
+    def esc(text: object) -> str:
+        return html.escape(" ".join(str(text).split()), quote=False)
+
+    out = [f"- [{esc(m['label'])}] {esc(m['content'])}" for m in lines]
+    return load_prompt("session_block").replace("{session}", "\n".join(out))
+
+
 def make_answer(model: BaseChatModel):
     """Build the node: system prompt + memory block (if any) + the last 20 messages → one reply.
 
@@ -48,6 +58,8 @@ def make_answer(model: BaseChatModel):
         prompt = [SystemMessage(load_prompt("system"))]
         if state.get("memories"):
             prompt.append(SystemMessage(format_memory_block(state["memories"], state.get("memories_left_out", 0))))
+        if state.get("session"):
+            prompt.append(SystemMessage(format_session_block(state["session"])))
         prompt.extend(state.get("messages", [])[-MAX_HISTORY_MESSAGES:])
         reply = model.invoke(prompt)
         text = reply.content if isinstance(reply.content, str) else str(reply.content)

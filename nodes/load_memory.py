@@ -11,9 +11,16 @@ from memory_agent.caps import fit_to_budget
 from memory_agent.facts import Fact
 from memory_agent.lifecycle import review_due
 from memory_agent.memory import LongTermMemory
+from memory_agent.sessions import (
+    episodes_for,
+    has_history,
+    is_recall_request,
+    procedural_lines,
+    session_context,
+)
 
-TURN_RESET = {"memories": [], "memories_left_out": 0, "proposals": [], "dropped": [], "decisions": [],
-              "committed": []}
+TURN_RESET = {"memories": [], "memories_left_out": 0, "session": [], "recall": False, "proposals": [],
+              "dropped": [], "decisions": [], "committed": []}
 
 
 def make_load_memory(memory: LongTermMemory):
@@ -23,8 +30,10 @@ def make_load_memory(memory: LongTermMemory):
     turn, and refuses a thread that another user id started (``graph.turn.ThreadOwnerError``).
     State in: ``messages``. State out: ``memories`` (≤ top-k dicts with id, kind, content,
     similarity, recency, score, and ``review_due`` near a review date), cut to the memory token
-    budget, best first (``memories_left_out``: how many did not fit), ``turn``, ``owner``, and the
-    other per-turn fields reset.
+    budget, best first (``memories_left_out``: how many did not fit); for "what do you remember
+    about me?" every live memory (``recall``); ``session``: lines of session-level memory
+    (``memory_agent.sessions``: profile and last summaries on a thread's first turn, procedural
+    facts, episodes a time question asks for); ``turn``, ``owner``, and the other per-turn fields reset.
     """
 
     def load_memory(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -36,10 +45,23 @@ def make_load_memory(memory: LongTermMemory):
         if not ctx.memory_enabled or not query.strip():
             return update
         now = ctx.clock()
-        scored = memory.retrieve(ctx.user_id, query, now)
-        kept, left_out = fit_to_budget([_with_review_note(s.as_dict(), s.fact, now) for s in scored],
-                                       memory.max_memory_tokens)
-        return {**update, "memories": kept, "memories_left_out": len(left_out)}
+        recall = is_recall_request(query)
+        if recall:  # "what do you remember about me?": every live memory, within the token budget
+            found = [_as_memory(f, now) for f in memory.live(ctx.user_id)]
+        else:
+            found = [_with_review_note(s.as_dict(), s.fact, now) for s in memory.retrieve(ctx.user_id, query, now)]
+        kept, left_out = fit_to_budget(found, memory.max_memory_tokens)
+        update = {**update, "memories": kept, "memories_left_out": len(left_out), "recall": recall}
+        return {**update, "session": _session_lines(state, ctx.user_id, query, now, [m["id"] for m in kept])}
+
+    def _session_lines(state: AgentState, user_id: str, query: str, now, injected: list[str]) -> list[dict]:
+        """Session-level memory for this turn: on a thread's first turn the profile and last
+        summaries (token budget); on every turn the procedural facts and the episodes asked for."""
+        if has_history(state.get("messages", [])):
+            lines = procedural_lines(memory, user_id, injected)
+        else:
+            lines = session_context(memory, user_id, memory.max_session_tokens, injected)
+        return lines + episodes_for(memory, user_id, query, now)
 
     return load_memory
 
@@ -50,3 +72,10 @@ def _with_review_note(memory: dict, fact: Fact, now) -> dict:
     if review_due(fact, now):
         return {**memory, "review_due": fact.review_at.isoformat()}
     return memory
+
+
+def _as_memory(fact: Fact, now) -> dict:
+    """A live fact in the shape of ``ScoredFact.as_dict`` (no query: no similarity or score)."""
+    item = {"id": fact.id, "kind": fact.kind, "content": fact.content, "updated_at": fact.updated_at.isoformat(),
+            "similarity": None, "recency": None, "score": None}
+    return _with_review_note(item, fact, now)

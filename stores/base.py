@@ -94,6 +94,12 @@ class FactLedger(Protocol):
     def memory_enabled(self, user_id: str) -> bool:
         """The user's memory switch (True unless turned off)."""
 
+    def touch_thread(self, user_id: str, thread_id: str, at: datetime) -> None:
+        """Record activity in a thread at ``at`` (first and last turn times)."""
+
+    def thread_activity(self, user_id: str) -> dict[str, tuple[datetime, datetime]]:
+        """``{thread_id: (first turn, last turn)}`` of the user's threads."""
+
     def save_summary(self, row: dict[str, Any]) -> None:
         """Insert or replace the summary of one thread of the user."""
 

@@ -104,6 +104,13 @@ CREATE TABLE IF NOT EXISTS episodes (
     PRIMARY KEY (user_id, id)
 );
 CREATE INDEX IF NOT EXISTS episodes_user ON episodes (user_id, occurred_at);
+CREATE TABLE IF NOT EXISTS thread_activity (
+    user_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    first_at TEXT NOT NULL,
+    last_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, thread_id)
+);
 """
 
 #: Every table of the ledger with its text columns: what :meth:`SQLiteFactLedger.scan` searches.
@@ -115,6 +122,7 @@ SCANNED_COLUMNS: dict[str, tuple[str, ...]] = {
     "user_settings": ("user_id",),
     "session_summaries": ("user_id", "thread_id", "topic", "decisions", "open_items", "text"),
     "episodes": ("user_id", "id", "topic", "content", "thread_id", "fact_id"),
+    "thread_activity": ("user_id", "thread_id"),
 }
 SUMMARY_COLUMNS = ("user_id", "thread_id", "started_at", "ended_at", "topic", "decisions", "open_items", "text")
 EPISODE_COLUMNS = ("user_id", "id", "occurred_at", "kind", "topic", "content", "thread_id", "fact_id")
@@ -283,6 +291,19 @@ class SQLiteFactLedger:
         rows = self._rows("SELECT memory_enabled FROM user_settings WHERE user_id = ?", (user_id,))
         return bool(rows[0][0]) if rows else True
 
+    def touch_thread(self, user_id: str, thread_id: str, at: datetime) -> None:
+        """Record activity in a thread at ``at`` (first and last turn times, for session summaries)."""
+        self._exec(
+            "INSERT INTO thread_activity (user_id, thread_id, first_at, last_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(user_id, thread_id) DO UPDATE SET last_at = excluded.last_at",
+            (user_id, thread_id, at.isoformat(), at.isoformat()),
+        )
+
+    def thread_activity(self, user_id: str) -> dict[str, tuple[datetime, datetime]]:
+        """``{thread_id: (first turn, last turn)}`` of the user's threads."""
+        rows = self._rows("SELECT thread_id, first_at, last_at FROM thread_activity WHERE user_id = ?", (user_id,))
+        return {r[0]: (datetime.fromisoformat(r[1]), datetime.fromisoformat(r[2])) for r in rows}
+
     def save_summary(self, row: dict[str, Any]) -> None:
         """Insert or replace the summary of one thread (keys: :data:`SUMMARY_COLUMNS`; ``decisions``
         and ``open_items`` are lists of strings, times are datetimes)."""
@@ -376,7 +397,8 @@ class SQLiteFactLedger:
         (or tombstoned) per table."""
         counts = {"audit_log": self.tombstone_audit(user_id, new_user_id=tombstone)}
         with self._transaction() as conn:
-            for table in ("facts", "fact_uses", "user_threads", "user_settings", "session_summaries", "episodes"):
+            for table in ("facts", "fact_uses", "user_threads", "user_settings", "session_summaries", "episodes",
+                          "thread_activity"):
                 counts[table] = conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,)).rowcount
         return counts
 
@@ -394,6 +416,7 @@ class SQLiteFactLedger:
         self.delete_facts(user_id, fact_ids)
         with self._transaction() as conn:
             conn.execute("DELETE FROM user_threads WHERE user_id = ? AND created_at >= ?", (user_id, at))
+            conn.execute("DELETE FROM thread_activity WHERE user_id = ? AND first_at >= ?", (user_id, at))
             summaries = conn.execute("DELETE FROM session_summaries WHERE user_id = ? AND ended_at >= ?",
                                      (user_id, at)).rowcount
             episodes = conn.execute("DELETE FROM episodes WHERE user_id = ? AND occurred_at >= ?",
