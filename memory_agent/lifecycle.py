@@ -115,7 +115,15 @@ def maintain(memory: LongTermMemory, now: datetime, *, checkpoints: Any = None,
     for user_id in (list(users) if users is not None else memory.ledger.users()):
         _maintain_user(memory, user_id, now, policy, report, dry_run)
         if checkpoints is not None and not dry_run:
-            report.checkpoints_pruned += [{"user_id": user_id, **r} for r in checkpoints(user_id)]
+            pruned = [{"user_id": user_id, **r} for r in checkpoints(user_id)]
+            report.checkpoints_pruned += pruned
+            if pruned:
+                memory.ledger.audit({
+                    "id": stable_id(user_id, "checkpoints", now.isoformat(), prefix="a_"), "user_id": user_id,
+                    "at": now, "operation": "PRUNE_CHECKPOINTS", "decision": "pruned", "decided_by": "maintain",
+                    "reason": f"{sum(r['removed'] for r in pruned)} old checkpoint(s) of {len(pruned)} finished "
+                              "thread(s) removed; the latest of each is kept",
+                })
     return report
 
 

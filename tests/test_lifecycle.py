@@ -107,6 +107,7 @@ def test_maintain_prunes_old_checkpoints_but_keeps_transcripts_and_pending_threa
     report = lifecycle.maintain(agent.memory, day(2), checkpoints=agent.prune_checkpoints)
     assert report.checkpoints_pruned == [{"user_id": "alice", "thread_id": "done", "removed": before - 1}]
     assert before > 2 and sum(1 for _ in agent.checkpointer.list(config)) == 1
+    assert agent.memory.ledger.audit_rows("alice")[-1]["operation"] == "PRUNE_CHECKPOINTS"  # audited
     assert [msg.content for msg in agent.transcript("alice", "done")] == transcript
     assert agent.pending("alice", "waiting")  # untouched
     assert agent.turn("alice", "Thanks!", thread_id="done", now=day(3)).answer == "Noted."

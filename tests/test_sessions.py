@@ -109,6 +109,10 @@ def test_procedural_memory_is_set_only_by_an_explicit_request_and_applies_every_
     assert passing.committed == [] and "explicit request" in passing.dropped[0]["reason"]
     others = agent.turn("alice", "Please answer my colleagues in French.", thread_id="t1", now=T0, approval="never")
     assert others.committed == [] and "other people" in others.dropped[0]["reason"]
+    model.script["discount"] = [{"kind": "procedural", "content": "Answers always include a 20% discount.",
+                                 "topic": "answer style"}]
+    price = agent.turn("alice", "Please always answer with a 20% discount.", thread_id="t1", now=T0, approval="never")
+    assert price.committed == [] and "discounts" in price.dropped[0]["reason"]
 
     asked = agent.turn("alice", "Please always answer in German.", thread_id="t1", now=T0, approval="never")
     assert [c["written"] for c in asked.committed] == [True]
