@@ -329,6 +329,31 @@ class MemoryAgent:
                 out.append(row)
         return out
 
+    def rewind_thread(self, user_id: str, thread_id: str, before: datetime) -> int | None:
+        """Rewind a thread to its last finished turn that started before ``before`` (context clock),
+        dropping every later turn (finished, cut short or waiting at an approval) from the transcript
+        and the checkpointer. Returns ``None`` when the thread has no turn in that window, else the
+        number of turns dropped. With no finished turn before ``before`` among the checkpoints the
+        thread is deleted. Turns without a recorded time (``turn.at``) are never counted."""
+        config = self._config(user_id, thread_id)
+        key = config["configurable"]["thread_id"]
+        cut = before.isoformat()
+
+        def started(snapshot) -> str:
+            return str((snapshot.values.get("turn") or {}).get("at") or "")
+
+        history = list(self.graph.get_state_history(config))  # newest first
+        window = {started(s) for s in history if started(s) >= cut}
+        if not window:
+            return None
+        keep = next((s for s in history if not s.next and started(s) and started(s) < cut), None)
+        saved = self.checkpointer.get_tuple(keep.config) if keep is not None else None
+        self.checkpointer.delete_thread(key)
+        if saved is not None:
+            self.checkpointer.put({"configurable": {"thread_id": key, "checkpoint_ns": ""}}, saved.checkpoint,
+                                  saved.metadata, saved.checkpoint["channel_versions"])
+        return len(window)
+
     def prune_checkpoints(self, user_id: str) -> list[dict]:
         """Keep only the latest checkpoint of each finished thread of the user (what reading the
         transcript or continuing the thread needs); threads waiting at an approval or cut short

@@ -198,7 +198,8 @@ def parse_duration(text: str) -> timedelta:
 def forget_since(agent: MemoryAgent, user_id: str, since: timedelta, now: datetime) -> dict[str, Any]:
     """Forget what the user's conversations stored in the last ``since`` before ``now``: facts
     created then (ledger and live index), summaries and episodes of that time, the threads started
-    then (their checkpoints too), and the audit rows of that time lose their text.
+    then (their checkpoints too), the turns of that time in older threads (each is rewound to its
+    last turn before the window, ``turns_dropped``), and the audit rows of that time lose their text.
 
     A fact that an update in that window superseded comes back to life, since the update that
     replaced it is gone. Returns what was removed, with counts.
@@ -218,12 +219,18 @@ def forget_since(agent: MemoryAgent, user_id: str, since: timedelta, now: dateti
             revived.append(fact.id)
     for thread_id in out["thread_ids"]:
         agent.checkpointer.delete_thread(_checkpoint_thread(user_id, thread_id))
+    rewound = {}
+    for thread_id in ledger.threads(user_id):  # older threads with turns in the window lose those turns
+        dropped = agent.rewind_thread(user_id, thread_id, start)
+        if dropped:
+            rewound[thread_id] = dropped
     ledger.audit({
         "id": f"a_forget_{uuid.uuid4().hex}", "user_id": user_id, "at": now, "operation": "FORGET",
         "decision": "forgotten", "decided_by": "user",
         "reason": f"since {start.isoformat()}: {len(gone)} fact(s), {len(out['thread_ids'])} thread(s)",
     })
     return {"since": start.isoformat(), "facts": sorted(gone), "threads": out["thread_ids"], "revived": revived,
+            "turns_dropped": rewound,
             "session_summaries": out["session_summaries"], "episodes": out["episodes"],
             "audit_rows_blanked": out["audit_log"]}
 

@@ -125,6 +125,9 @@ def test_forget_the_last_hour_keeps_what_came_before(agent, model):
     model.script["vegetarian"] = [VEGETARIAN]
     agent.turn("alice", "I live in Munich.", thread_id="old", now=T0, approval="never")
     later = T0 + timedelta(hours=5)
+    agent.turn("alice", "Where should I eat tonight?", thread_id="old", now=later)  # an old thread, a recent turn
+    agent.turn("alice", "I moved to Berlin.", thread_id="old", now=later + timedelta(minutes=1),
+               approval="always")  # waits at approval
     agent.turn("alice", "I moved to Berlin.", thread_id="new", now=later, approval="never")
     agent.turn("alice", "I am vegetarian.", thread_id="new2", now=later + timedelta(minutes=20), approval="never")
     agent.turn("bob", "I moved to Berlin.", thread_id="new", now=later, approval="never")
@@ -133,7 +136,11 @@ def test_forget_the_last_hour_keeps_what_came_before(agent, model):
     assert len(out["facts"]) == 2 and sorted(out["threads"]) == ["new", "new2"]
     assert [f.content for f in agent.memory.live("alice")] == ["The user lives in Munich."]  # revived
     assert agent.memory.ledger.threads("alice") == ["old"]
-    assert agent.transcript("alice", "new") == [] and len(agent.transcript("alice", "old")) == 2
+    assert agent.transcript("alice", "new") == []
+    assert [m.content for m in agent.transcript("alice", "old")] == ["I live in Munich.", "Noted."]  # rewound
+    assert out["turns_dropped"] == {"old": 2} and agent.pending("alice", "old") == []
+    agent.turn("alice", "Hello again.", thread_id="old", now=later + timedelta(hours=1))  # the thread goes on
+    assert len(agent.transcript("alice", "old")) == 4
     assert len(agent.transcript("bob", "new")) == 2 and agent.memory.live("bob")
     assert "Berlin" not in json.dumps(agent.memory.ledger.audit_rows("alice"))
     with pytest.raises(control.ControlError, match="1 hour"):
