@@ -84,8 +84,9 @@ def export_user(agent: MemoryAgent, user_id: str) -> dict[str, Any]:
     """Every record kept about the user, across every store, as one JSON-friendly dict:
 
     ``settings`` (memory switch), ``facts`` (ledger, every status), ``live_index`` (the records in
-    the vector store), ``audit``, ``session_summaries``, ``episodes``, ``threads`` (each with its
-    transcript from the checkpointer: ``{"role", "content", "id"}``).
+    the vector store), ``audit``, ``session_summaries``, ``episodes``, ``thread_activity`` (first
+    and last turn of each thread), ``threads`` (each with its transcript from the checkpointer:
+    ``{"role", "content", "id"}``).
     """
     ledger = agent.memory.ledger
     threads = []
@@ -101,6 +102,7 @@ def export_user(agent: MemoryAgent, user_id: str) -> dict[str, Any]:
         "audit": ledger.audit_rows(user_id),
         "session_summaries": ledger.summaries(user_id),
         "episodes": ledger.episodes(user_id),
+        "thread_activity": {t: [a.isoformat(), b.isoformat()] for t, (a, b) in ledger.thread_activity(user_id).items()},
         "threads": threads,
     }
 

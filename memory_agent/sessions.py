@@ -117,13 +117,16 @@ def has_history(messages: Sequence[BaseMessage]) -> bool:
     return any(isinstance(m, AIMessage) for m in messages)
 
 
-def session_context(memory, user_id: str, budget: int, skip_ids: Sequence[str] = ()) -> list[dict[str, Any]]:
+def session_context(memory, user_id: str, budget: int, now: datetime,
+                    skip_ids: Sequence[str] = ()) -> list[dict[str, Any]]:
     """What a new session starts with: the user's profile facts (procedural, constraints,
-    preferences; in that order, oldest first), then the newest session summaries with their open
-    items, each line while the estimated tokens fit ``budget``. Returns lines
-    ``{"label", "content", "fact_id"?}``; the last line says how many were left out, if any."""
+    preferences; in that order, oldest first; none past ``valid_until`` at ``now``), then the
+    newest session summaries with their open items, each line while the estimated tokens fit
+    ``budget``. Returns lines ``{"label", "content", "fact_id"?}``; the last line says how many
+    were left out, if any."""
     lines: list[dict[str, Any]] = []
-    live = [f for f in memory.live(user_id) if f.id not in set(skip_ids)]
+    live = [f for f in memory.ledger.live_facts_of_kinds(user_id, PROFILE_KINDS)
+            if f.id not in set(skip_ids) and f.is_valid_at(now)]
     for kind in PROFILE_KINDS:
         lines += [{"label": kind, "content": f.content, "fact_id": f.id} for f in live if f.kind == kind]
     for s in memory.ledger.summaries(user_id):
@@ -132,10 +135,11 @@ def session_context(memory, user_id: str, budget: int, skip_ids: Sequence[str] =
     return _budget(lines, budget)
 
 
-def procedural_lines(memory, user_id: str, skip_ids: Sequence[str] = ()) -> list[dict[str, Any]]:
+def procedural_lines(memory, user_id: str, now: datetime, skip_ids: Sequence[str] = ()) -> list[dict[str, Any]]:
     """The user's live procedural facts (how to present answers), for every turn."""
     return [{"label": "procedural", "content": f.content, "fact_id": f.id}
-            for f in memory.live(user_id) if f.kind == "procedural" and f.id not in set(skip_ids)]
+            for f in memory.ledger.live_facts_of_kinds(user_id, ["procedural"])
+            if f.id not in set(skip_ids) and f.is_valid_at(now)]
 
 
 def _budget(lines: list[dict[str, Any]], budget: int) -> list[dict[str, Any]]:

@@ -47,7 +47,7 @@ def make_load_memory(memory: LongTermMemory):
         now = ctx.clock()
         recall = is_recall_request(query)
         if recall:  # "what do you remember about me?": every live memory, within the token budget
-            found = [_as_memory(f, now) for f in memory.live(ctx.user_id)]
+            found = [_as_memory(f, now) for f in memory.live(ctx.user_id) if f.is_valid_at(now)]
         else:
             found = [_with_review_note(s.as_dict(), s.fact, now) for s in memory.retrieve(ctx.user_id, query, now)]
         kept, left_out = fit_to_budget(found, memory.max_memory_tokens)
@@ -58,9 +58,9 @@ def make_load_memory(memory: LongTermMemory):
         """Session-level memory for this turn: on a thread's first turn the profile and last
         summaries (token budget); on every turn the procedural facts and the episodes asked for."""
         if has_history(state.get("messages", [])):
-            lines = procedural_lines(memory, user_id, injected)
+            lines = procedural_lines(memory, user_id, now, injected)
         else:
-            lines = session_context(memory, user_id, memory.max_session_tokens, injected)
+            lines = session_context(memory, user_id, memory.max_session_tokens, now, injected)
         return lines + episodes_for(memory, user_id, query, now)
 
     return load_memory

@@ -85,6 +85,9 @@ class FactLedger(Protocol):
         """The user's thread ids."""
 
     # ---- lifecycle and user control (issue 5) ----------------------------------------------
+    def live_facts_of_kinds(self, user_id: str, kinds: Sequence[str]) -> list[Fact]:
+        """The user's confirmed facts of these kinds, oldest first."""
+
     def users(self) -> list[str]:
         """Every user id with at least one fact, sorted (for ``maintain``)."""
 

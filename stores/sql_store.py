@@ -273,6 +273,16 @@ class SQLiteFactLedger:
         )]
 
     # ---- lifecycle and user control (issue 5) ----------------------------------------------
+    def live_facts_of_kinds(self, user_id: str, kinds: Sequence[str]) -> list[Fact]:
+        """The user's confirmed facts of these kinds, oldest first (one indexed query, so a session's
+        profile does not read every fact of the user)."""
+        if not kinds:
+            return []
+        marks = ", ".join("?" for _ in kinds)
+        rows = self._rows(f"SELECT data FROM facts WHERE user_id = ? AND status = 'confirmed' AND kind IN ({marks}) "
+                          "ORDER BY created_at, id", (user_id, *kinds))
+        return [Fact.model_validate_json(r[0]) for r in rows]
+
     def users(self) -> list[str]:
         """Every user id with at least one fact (any status), sorted."""
         return [r[0] for r in self._rows("SELECT DISTINCT user_id FROM facts ORDER BY user_id")]

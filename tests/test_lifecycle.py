@@ -32,6 +32,8 @@ def test_events_expire_and_preferences_get_a_review_date(agent, model):
     late = agent.turn("alice", QUESTION, thread_id="t4", now=day(31))
     assert "event" not in [m["kind"] for m in late.memories]  # expired: never injected
     assert "Radiohead" not in model.memory_block()
+    recall = agent.turn("alice", "What do you remember about me?", thread_id="t4", now=day(31))
+    assert [m["kind"] for m in recall.memories] == ["preference"]  # not even when asked for everything
 
 
 def test_a_fact_near_its_review_date_is_injected_with_a_note_and_renewed_when_confirmed(agent, model):
