@@ -416,11 +416,11 @@ def _run_turn(console: Console, agent: MemoryAgent, user: str, thread: str, text
     """Stream one turn: memories (dim), the answer as soon as it exists, then auto-commits."""
     proposals: dict[str, dict] = {}
     for node, update, _seconds in agent.stream_turn(user, text, thread_id=thread):
-        if node == "load_memory" and update.get("memories"):
-            _print_memories_injected(console, update["memories"])
-        if node == "load_memory" and update.get("memories_left_out"):
-            console.print(Text(f"  {update['memories_left_out']} more relevant memories left out: over the memory "
-                               "token budget (MEMORY_AGENT_MAX_MEMORY_TOKENS)", style="yellow"))
+        if node == "load_memory":
+            _print_memories_injected(console, update.get("memories") or [])
+            if update.get("memories_left_out"):
+                console.print(Text(f"  {update['memories_left_out']} more relevant memories left out: over the "
+                                   "memory token budget (MEMORY_AGENT_MAX_MEMORY_TOKENS)", style="yellow"))
         elif node == "answer":
             _print_answer(console, update)
         elif node == "propose_facts":

@@ -228,6 +228,9 @@ def test_cli_edit_delete_export_switch_forget(tmp_path, embedder, monkeypatch):
         return result
 
     assert run("chat", "--user", "ann", input=f"I'm vegetarian.\na\nMy codeword is {CANARY}.\n/exit\n").exit_code == 0
+    ended = run("chat", "--user", "ann", input="I still need to book the flights.\n/end\n")
+    assert "session summary: Topic: I still need to book the flights. Open: I still need to book the flights." \
+        in " ".join(ended.output.split()), ended.output
     facts = json.loads(run("memories", "list", "--user", "ann", "--json").output)
     fid = facts[0]["id"]
     edited = run("memories", "edit", fid, "The user is a vegan.", "--user", "ann", "--json")
@@ -236,6 +239,7 @@ def test_cli_edit_delete_export_switch_forget(tmp_path, embedder, monkeypatch):
     assert run("memories", "edit", fid, "x", "--user", "ann").exit_code == 2  # superseded: not live
     exported = json.loads(run("memories", "export", "--user", "ann").output)
     assert [f["status"] for f in exported["facts"]] == ["superseded", "confirmed"]
+    assert len(exported["session_summaries"]) == 2  # the /end one, and the first chat's when the second began
     maintained = run("maintain", "--json")
     assert maintained.exit_code == 0, maintained.output
     assert set(json.loads(maintained.output)) >= {"expired", "pruned", "merged", "review_queue", "checkpoints_pruned"}
