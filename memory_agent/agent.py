@@ -56,6 +56,7 @@ class TurnResult:
     - ``answer``: the assistant's reply ('' for a resume).
     - ``memories``: injected memories (dicts with id, kind, content, score).
     - ``memories_left_out``: relevant memories the token budget left out.
+    - ``session``: session-level memory injected (profile, earlier sessions, procedural, episodes).
     - ``pending``: proposals waiting for approval (empty when the run finished).
     - ``dropped``: proposals dropped by validation or reconcile, with reasons.
     - ``committed``: what ``commit`` wrote.
@@ -65,6 +66,7 @@ class TurnResult:
     answer: str = ""
     memories: list[dict] = field(default_factory=list)
     memories_left_out: int = 0
+    session: list[dict] = field(default_factory=list)
     pending: list[dict] = field(default_factory=list)
     dropped: list[dict] = field(default_factory=list)
     committed: list[dict] = field(default_factory=list)
@@ -259,6 +261,7 @@ class MemoryAgent:
             elif node == "load_memory":
                 result.memories = update.get("memories", [])
                 result.memories_left_out = update.get("memories_left_out", 0)
+                result.session = update.get("session", [])
             elif node == "propose_facts":
                 result.dropped = update.get("dropped", [])
             elif node == "commit":

@@ -85,8 +85,10 @@ def test_episodes_are_found_by_time_at_the_context_clock_and_by_topic(agent, mod
     agent.turn("alice", "We decided to add Redis as a cache.", thread_id="t2", now=day(40), approval="never")
     assert len(agent.memory.ledger.episodes("alice")) == 3
 
-    agent.turn("alice", "What did we decide last month?", thread_id="t3", now=day(45))  # mid April 2025
+    asked = agent.turn("alice", "What did we decide last month?", thread_id="t3", now=day(45))  # mid April 2025
     lines = session_lines(model)
+    assert [s["label"] for s in asked.session if s["label"].startswith("episode")] == [
+        "episode 2025-03-01", "episode 2025-03-03"]
     assert "- [episode 2025-03-01] The user's team decided to use Postgres for the backend." in lines
     assert "- [episode 2025-03-03] The user went to a Radiohead concert." in lines  # expired fact, kept episode
     assert not any("Redis" in line for line in lines if line.startswith("- [episode"))  # April: not last month
