@@ -11,7 +11,7 @@ all-MiniLM-L6-v2 sit near 0–0.15 and close paraphrases above 0.7, so scores sp
 [0, 1] instead of crowding near 1 (as ``1 − d/2`` would).
 
 A wrong memory is worse than none, so candidates are cut twice before top-k: by similarity
-(``min_similarity``; preferences and constraints, which apply to many requests, use the lower
+(``min_similarity``; preferences, constraints and procedural facts, which apply to many requests, use the lower
 ``min_similarity_profile``) and by score (``min_score``).
 """
 
@@ -24,7 +24,7 @@ from datetime import datetime
 
 from memory_agent.facts import Fact
 
-PROFILE_KINDS = frozenset({"preference", "constraint"})
+PROFILE_KINDS = frozenset({"preference", "constraint", "procedural"})
 
 
 @dataclass(frozen=True)
