@@ -26,6 +26,12 @@ def session_lines(model) -> list[str]:
     return [line for block in blocks for line in block.splitlines() if line.startswith("- [")]
 
 
+def injected_lines(model) -> list[str]:
+    """Every ``- [label] …`` line of both data blocks (memories and session) of the last answer call."""
+    blocks = [str(m.content) for m in model.answer_prompts[-1] if m.type == "system" and "</" in m.content]
+    return [line for block in blocks for line in block.splitlines() if line.startswith("- [")]
+
+
 def test_end_writes_a_summary_that_the_next_session_loads(agent, model):
     model.script["postgres"] = [POSTGRES]
     agent.turn("alice", "We decided to use Postgres for the backend.", thread_id="t1", now=T0, approval="never")
@@ -122,12 +128,14 @@ def test_procedural_memory_is_set_only_by_an_explicit_request_and_applies_every_
     assert fact["kind"] == "procedural"
 
     agent.turn("alice", "Plan a dinner for four friends on Saturday.", thread_id="t2", now=day(1))
-    assert "- [procedural] The user wants answers in German." in session_lines(model)
+    assert any(line.startswith("- [procedural] The user wants answers in German.") for line in injected_lines(model))
     agent.turn("alice", "What's a good name for a cat?", thread_id="t2", now=day(1))  # every turn, not only the first
-    assert "- [procedural] The user wants answers in German." in session_lines(model)
+    assert any(line.startswith("- [procedural] The user wants answers in German.") for line in injected_lines(model))
     control.edit_memory(agent, "alice", fact["id"], "The user wants answers in Swiss German.", day(2))
     agent.turn("alice", "Hi.", thread_id="t2", now=day(3))
-    assert "- [procedural] The user wants answers in Swiss German." in session_lines(model)
+    assert any(line.startswith("- [procedural] The user wants answers in Swiss German.")
+               for line in injected_lines(model))
+    assert not any("answers in German." in line for line in injected_lines(model))  # the old wording is gone
 
 
 def test_plain_words_requests_go_through_approval_and_audit(make_agent):
