@@ -4,7 +4,8 @@
 and events expire (``valid_until``); preferences, constraints and projects get a review date
 (``review_at``). An expired fact is never injected (``retrieval.rank`` drops it). A fact whose
 review date is within ``review_window_days`` is injected with a note asking the agent to confirm
-it with the user; a confirmation renews it (a new review date), a change supersedes it.
+it with the user; a confirmation renews it (a new review date): "yes, still true" right after
+the note, or restating the fact; a change supersedes it.
 
 **maintain** (:func:`maintain`), for every user of the ledger, at the clock ``now``:
 
@@ -26,6 +27,7 @@ template's choices, not measured optima: change them in one place here.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -76,6 +78,19 @@ def validity(kind: str, now: datetime, policy: LifecyclePolicy = DEFAULT_POLICY)
 def review_due(fact: Fact, now: datetime, policy: LifecyclePolicy = DEFAULT_POLICY) -> bool:
     """True when the fact has a review date within ``review_window_days`` of ``now`` (or past it)."""
     return fact.review_at is not None and fact.review_at - timedelta(days=policy.review_window_days) <= now
+
+
+_CONFIRM = re.compile(
+    r"^\W*(yes|yep|yeah|yup|correct|right|exactly|indeed|sure|still (true|the case|correct|right)|"
+    r"that's (right|correct|still true)|that is (right|correct|still true)|nothing changed|no change)\b",
+    re.IGNORECASE,
+)
+
+
+def is_confirmation(text: str) -> bool:
+    """True when a message starts by confirming ("yes", "still true", "that's right", ...): the
+    reply to a review note, which renews the memories it asked about."""
+    return bool(_CONFIRM.search(text or ""))
 
 
 def decayed_importance(fact: Fact, now: datetime, policy: LifecyclePolicy = DEFAULT_POLICY) -> float:

@@ -40,6 +40,8 @@ def make_commit(memory: LongTermMemory):
             if proposal is None:
                 continue
             results.append(memory.apply(ctx.user_id, proposal, d["action"], now, d["decided_by"], d.get("content")))
+        for fact_id in state.get("reviews_confirmed") or []:  # "yes" to the review note of the last answer
+            renew(memory, ctx.user_id, fact_id, now, thread_id)
         for item in state.get("dropped") or []:
             memory.record_dropped(ctx.user_id, thread_id, item, now)
             if item.get("decision") == "noop" and item.get("target_id"):  # restated: renewed if due for review

@@ -9,7 +9,7 @@ from graph.state import AgentState
 from graph.turn import check_owner, latest_user_message, message_text, start_turn
 from memory_agent.caps import fit_to_budget
 from memory_agent.facts import Fact
-from memory_agent.lifecycle import review_due
+from memory_agent.lifecycle import is_confirmation, review_due
 from memory_agent.memory import LongTermMemory
 from memory_agent.sessions import (
     episodes_for,
@@ -19,8 +19,8 @@ from memory_agent.sessions import (
     session_context,
 )
 
-TURN_RESET = {"memories": [], "memories_left_out": 0, "session": [], "recall": False, "proposals": [],
-              "dropped": [], "decisions": [], "committed": []}
+TURN_RESET = {"memories": [], "memories_left_out": 0, "session": [], "recall": False, "reviews_asked": [],
+              "proposals": [], "dropped": [], "decisions": [], "committed": []}
 
 
 def make_load_memory(memory: LongTermMemory):
@@ -33,7 +33,9 @@ def make_load_memory(memory: LongTermMemory):
     budget, best first (``memories_left_out``: how many did not fit); for "what do you remember
     about me?" every live memory (``recall``); ``session``: lines of session-level memory
     (``memory_agent.sessions``: profile and last summaries on a thread's first turn, procedural
-    facts, episodes a time question asks for); ``turn``, ``owner``, and the other per-turn fields reset.
+    facts, episodes a time question asks for); ``reviews_asked``: memories shown with a review
+    note; ``reviews_confirmed``: those of the previous turn when this message confirms them
+    ("yes, still true"); ``turn``, ``owner``, and the other per-turn fields reset.
     """
 
     def load_memory(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -42,6 +44,8 @@ def make_load_memory(memory: LongTermMemory):
         update = {**TURN_RESET, "turn": start_turn(state, ctx), "owner": ctx.user_id}
         message = latest_user_message(state)
         query = message_text(message) if message is not None else ""
+        # the previous answer asked to confirm memories due for review; "yes" confirms them
+        update["reviews_confirmed"] = list(state.get("reviews_asked") or []) if is_confirmation(query) else []
         if not ctx.memory_enabled or not query.strip():
             return update
         now = ctx.clock()
@@ -51,7 +55,8 @@ def make_load_memory(memory: LongTermMemory):
         else:
             found = [_with_review_note(s.as_dict(), s.fact, now) for s in memory.retrieve(ctx.user_id, query, now)]
         kept, left_out = fit_to_budget(found, memory.max_memory_tokens)
-        update = {**update, "memories": kept, "memories_left_out": len(left_out), "recall": recall}
+        update = {**update, "memories": kept, "memories_left_out": len(left_out), "recall": recall,
+                  "reviews_asked": [m["id"] for m in kept if m.get("review_due")]}
         return {**update, "session": _session_lines(state, ctx.user_id, query, now, [m["id"] for m in kept])}
 
     def _session_lines(state: AgentState, user_id: str, query: str, now, injected: list[str]) -> list[dict]:

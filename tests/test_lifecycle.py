@@ -47,13 +47,21 @@ def test_a_fact_near_its_review_date_is_injected_with_a_note_and_renewed_when_co
     assert due.memories[0]["review_due"] == (T0 + timedelta(days=180)).isoformat()
     assert "The user is vegetarian. (since 2025-03-01) (due for review: confirm" in model.memory_block()
 
-    confirmed = agent.turn("alice", "Yes, I am vegetarian.", thread_id="t3", now=day(171), approval="never")
+    confirmed = agent.turn("alice", "I am vegetarian, as before.", thread_id="t3", now=day(171), approval="never")
     assert [d["decision"] for d in confirmed.dropped] == ["noop"]
     fact = agent.memory.ledger.facts("alice")[0]
     assert fact.review_at == day(171) + timedelta(days=180) and fact.status == "confirmed"
     assert agent.memory.ledger.audit_rows("alice")[-1]["operation"] == "RENEW"
     agent.turn("alice", DIET, thread_id="t4", now=day(172))
     assert "due for review" not in model.memory_block() and "vegetarian" in model.memory_block()
+
+    # a year later it is due again; a plain "yes" to the note renews it
+    again = agent.turn("alice", DIET, thread_id="t5", now=day(345))
+    assert again.memories[0].get("review_due")
+    agent.turn("alice", "Yes, still true.", thread_id="t5", now=day(345))
+    assert agent.memory.ledger.facts("alice")[0].review_at == day(345) + timedelta(days=180)
+    agent.turn("alice", "Thanks.", thread_id="t6", now=day(346))  # a "thanks" renews nothing
+    assert agent.memory.ledger.facts("alice")[0].review_at == day(345) + timedelta(days=180)
 
 
 def test_maintain_expires_prunes_merges_and_queues_reviews_with_an_audit_row_each(agent, model):
