@@ -14,6 +14,11 @@ class AgentState(TypedDict, total=False):
 
     - ``messages``: the transcript (working memory), merged by ``add_messages``.
     - ``memories``: the facts injected this turn (dicts from ``ScoredFact.as_dict``).
+    - ``memories_left_out``: relevant memories not injected because of the token budget.
+    - ``session``: session-level memory lines ``{"label", "content"}`` (``memory_agent.sessions``).
+    - ``recall``: the message asked what the agent remembers about the user.
+    - ``reviews_asked``: ids of memories injected with a review note this turn;
+      ``reviews_confirmed``: those of the previous turn that this message confirmed.
     - ``proposals``: validated, reconciled proposals awaiting approval (``Proposal`` dicts).
     - ``dropped``: proposals dropped by validation or reconcile this turn, with the reason.
     - ``decisions``: one per proposal: ``{"proposal_id", "action", "content"?, "decided_by"}``.
@@ -25,6 +30,11 @@ class AgentState(TypedDict, total=False):
 
     messages: Annotated[list[AnyMessage], add_messages]
     memories: list[dict[str, Any]]
+    memories_left_out: int
+    session: list[dict[str, Any]]
+    recall: bool
+    reviews_asked: list[str]
+    reviews_confirmed: list[str]
     proposals: list[dict[str, Any]]
     dropped: list[dict[str, Any]]
     decisions: list[dict[str, Any]]

@@ -47,6 +47,7 @@ def start_turn(state: AgentState, ctx: AgentContext) -> dict[str, Any]:
         "approval": ctx.approval,
         "memory_enabled": ctx.memory_enabled,
         "message_id": message.id if message is not None else None,
+        "at": ctx.clock().isoformat(),  # the turn's context-clock time (forget --since rewinds by it)
     }
 
 

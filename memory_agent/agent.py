@@ -27,11 +27,12 @@ from memory_agent.embeddings import EmbedderInfo, load_embedder
 from memory_agent.memory import LongTermMemory
 from memory_agent.models import load_chat_model
 from memory_agent.retrieval import RetrievalConfig
+from memory_agent.sessions import summarize_thread
 from memory_agent.settings import Settings
 from nodes.human_approval import parse_decisions
-from stores.chroma_store import ChromaFactIndex, make_chroma_client
+from stores.chroma_store import ChromaFactIndex, make_chroma_client, remove_orphan_segment_dirs
 from stores.data_dir import DataDir
-from stores.sql_store import SQLiteFactLedger
+from stores.sql_store import SQLiteFactLedger, compact_sqlite_file
 
 
 class InputError(ValueError):
@@ -54,6 +55,8 @@ class TurnResult:
 
     - ``answer``: the assistant's reply ('' for a resume).
     - ``memories``: injected memories (dicts with id, kind, content, score).
+    - ``memories_left_out``: relevant memories the token budget left out.
+    - ``session``: session-level memory injected (profile, earlier sessions, procedural, episodes).
     - ``pending``: proposals waiting for approval (empty when the run finished).
     - ``dropped``: proposals dropped by validation or reconcile, with reasons.
     - ``committed``: what ``commit`` wrote.
@@ -62,6 +65,8 @@ class TurnResult:
 
     answer: str = ""
     memories: list[dict] = field(default_factory=list)
+    memories_left_out: int = 0
+    session: list[dict] = field(default_factory=list)
     pending: list[dict] = field(default_factory=list)
     dropped: list[dict] = field(default_factory=list)
     committed: list[dict] = field(default_factory=list)
@@ -87,6 +92,7 @@ class MemoryAgent:
         self.checkpointer = checkpointer
         self.graph = build_graph(memory, model, checkpointer)
         self._closers = list(closers)
+        self._compactors: list = []
 
     @classmethod
     def open(cls, settings: Settings | None = None, *, model=None, embedder: EmbedderInfo | None = None) -> MemoryAgent:
@@ -116,8 +122,22 @@ class MemoryAgent:
                 close()
             raise
         index = ChromaFactIndex(client, embedder.name, embedder.dimension)
-        memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig(top_k=settings.top_k))
-        return cls(memory, model, checkpointer, settings, closers=closers)
+        memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig(top_k=settings.top_k),
+                                max_facts=settings.max_facts_per_user, max_memory_tokens=settings.max_memory_tokens,
+                                max_session_tokens=settings.max_session_tokens)
+        agent = cls(memory, model, checkpointer, settings, closers=closers)
+        agent._compactors = [ledger.compact]
+        if not settings.chroma_url:
+            agent._compactors += [lambda: remove_orphan_segment_dirs(data.chroma_path),
+                                  lambda: compact_sqlite_file(data.chroma_path / "chroma.sqlite3")]
+        return agent
+
+    def compact_embedded_stores(self) -> None:
+        """Rewrite the embedded SQLite files (ledger + checkpoints, and Chroma's own file) so text
+        that was deleted does not linger in freed pages or write-ahead logs, and remove the vector
+        folders of deleted Chroma collections. Used after erasing a user; a no-op for server stores."""
+        for compact in self._compactors:
+            compact()
 
     def close(self) -> None:
         """Close the stores and release the data folder."""
@@ -203,6 +223,8 @@ class MemoryAgent:
             PendingApprovalError: the thread waits at an approval (resume it first).
         """
         thread_id = thread_id or uuid.uuid4().hex
+        if memory and isinstance(user_id, str) and user_id.strip():
+            memory = self.memory.ledger.memory_enabled(user_id)  # the user's own switch (memories ... off)
         ctx = self._context(user_id, thread_id, now, approval, memory)
         text = self.check_message(text)
         pending, unfinished = self._state(user_id, thread_id)
@@ -214,7 +236,10 @@ class MemoryAgent:
             raise PendingApprovalError(
                 f"Thread {thread_id!r} has a turn that stopped half-way; call finish_interrupted() first."
             )
+        if ctx.memory_enabled and thread_id not in self.memory.ledger.thread_activity(user_id):
+            self.summarize_ended_sessions(user_id, ctx.clock(), keep_open=thread_id)  # a new session starts
         self.memory.ledger.remember_thread(user_id, thread_id, ctx.clock())
+        self.memory.ledger.touch_thread(user_id, thread_id, ctx.clock())
         yield from self._stream({"messages": [HumanMessage(content=text, id=uuid.uuid4().hex)]},
                                 self._config(user_id, thread_id), ctx)
 
@@ -236,6 +261,8 @@ class MemoryAgent:
                 result.answer = msgs[-1].content if msgs else ""
             elif node == "load_memory":
                 result.memories = update.get("memories", [])
+                result.memories_left_out = update.get("memories_left_out", 0)
+                result.session = update.get("session", [])
             elif node == "propose_facts":
                 result.dropped = update.get("dropped", [])
             elif node == "commit":
@@ -270,6 +297,93 @@ class MemoryAgent:
                                TurnResult())
         result.pending = self.pending(user_id, thread_id)
         return result
+
+    def end_session(self, user_id: str, thread_id: str, *, now: datetime | None = None) -> dict | None:
+        """End a thread (``/end`` in chat): write its session summary (topic, decisions, open items,
+        thread id, first and last turn; see ``memory_agent.sessions``) and audit it at ``now``. ``None`` when the thread
+        has no turn yet or the user's memory is off. Ending twice replaces the summary."""
+        ctx = self._context(user_id, thread_id, now, None, True)
+        if not self.memory.ledger.memory_enabled(user_id):
+            return None
+        activity = self.memory.ledger.thread_activity(user_id).get(thread_id)
+        messages = self.transcript(user_id, thread_id)
+        if activity is None or not messages:
+            return None
+        facts = [f for f in self.memory.ledger.facts(user_id) if f.source.thread_id == thread_id]
+        row = summarize_thread(user_id, thread_id, messages, facts, self.pending(user_id, thread_id),
+                               activity[0], activity[1])
+        self.memory.ledger.save_summary(row)
+        self.memory.ledger.audit({
+            "id": f"a_summary_{uuid.uuid4().hex}", "user_id": user_id, "thread_id": thread_id, "at": ctx.clock(),
+            "operation": "SUMMARY", "decision": "written", "decided_by": "session end",
+            "reason": f"{len(row['decisions'])} decision(s), {len(row['open_items'])} open item(s)",
+        })
+        return row
+
+    def summarize_ended_sessions(self, user_id: str, now: datetime, keep_open: str | None = None) -> list[dict]:
+        """Write a summary for every thread of the user with turns after its last summary (the
+        user started another session, so those ended); ``keep_open`` is the thread starting now."""
+        done = {s["thread_id"]: s["ended_at"] for s in self.memory.ledger.summaries(user_id)}
+        out = []
+        for thread_id, (_first, last) in self.memory.ledger.thread_activity(user_id).items():
+            if thread_id == keep_open or (thread_id in done and str(done[thread_id]) >= last.isoformat()):
+                continue
+            row = self.end_session(user_id, thread_id, now=now)
+            if row is not None:
+                out.append(row)
+        return out
+
+    def rewind_thread(self, user_id: str, thread_id: str, before: datetime) -> int | None:
+        """Rewind a thread to its last finished turn that started before ``before`` (context clock),
+        dropping every later turn (finished, cut short or waiting at an approval) from the transcript
+        and the checkpointer. Returns ``None`` when the thread has no turn in that window, else the
+        number of turns dropped. With no finished turn before ``before`` among the checkpoints the
+        thread is deleted. Turns without a recorded time (``turn.at``) are never counted."""
+        config = self._config(user_id, thread_id)
+        key = config["configurable"]["thread_id"]
+        cut = before.isoformat()
+
+        def started(snapshot) -> str:
+            return str((snapshot.values.get("turn") or {}).get("at") or "")
+
+        history = list(self.graph.get_state_history(config))  # newest first
+        window = {started(s) for s in history if started(s) >= cut}
+        if not window:
+            return None
+        keep = next((s for s in history if not s.next and started(s) and started(s) < cut), None)
+        saved = self.checkpointer.get_tuple(keep.config) if keep is not None else None
+        self.checkpointer.delete_thread(key)
+        if saved is not None:
+            self.checkpointer.put({"configurable": {"thread_id": key, "checkpoint_ns": ""}}, saved.checkpoint,
+                                  saved.metadata, saved.checkpoint["channel_versions"])
+        return len(window)
+
+    def prune_checkpoints(self, user_id: str) -> list[dict]:
+        """Keep only the latest checkpoint of each finished thread of the user (what reading the
+        transcript or continuing the thread needs); threads waiting at an approval or cut short
+        are left alone. Uses the checkpointer's ``prune(..., strategy="keep_latest")`` when it has
+        one (Postgres); otherwise re-writes the latest checkpoint after ``delete_thread`` (SQLite).
+        Returns ``[{"thread_id", "removed": number of checkpoints}]`` for threads that changed."""
+        out = []
+        for thread_id in self.memory.ledger.threads(user_id):
+            pending, unfinished = self._state(user_id, thread_id)
+            if pending or unfinished:
+                continue
+            config = self._config(user_id, thread_id)
+            count = sum(1 for _ in self.checkpointer.list(config))
+            if count <= 1:
+                continue
+            try:
+                self.checkpointer.prune([config["configurable"]["thread_id"]], strategy="keep_latest")
+            except NotImplementedError:
+                latest = self.checkpointer.get_tuple(config)
+                if latest is None or latest.pending_writes:
+                    continue
+                self.checkpointer.delete_thread(config["configurable"]["thread_id"])
+                self.checkpointer.put({"configurable": {**config["configurable"], "checkpoint_ns": ""}},
+                                      latest.checkpoint, latest.metadata, latest.checkpoint["channel_versions"])
+            out.append({"thread_id": thread_id, "removed": count - sum(1 for _ in self.checkpointer.list(config))})
+        return out
 
     def transcript(self, user_id: str, thread_id: str) -> list:
         """The thread's messages (working memory) from the checkpointer."""

@@ -4,7 +4,10 @@ Commands::
 
     memory-agent [--data-dir PATH] [--model TEXT] [--embedder TEXT] [--approval MODE] COMMAND
     memory-agent chat --user alice@example.com [--thread T]
-    memory-agent memories list|show|history --user U [--json]
+    memory-agent memories list|show|edit|delete|export|history|on|off --user U [--json]
+    memory-agent forget --user U --since "1 hour"
+    memory-agent forget-user U
+    memory-agent maintain [--user U] [--dry-run]
     memory-agent config
     memory-agent demo [--scenarios FILE] [--locomo PATH] [--no-locomo]
 
@@ -72,7 +75,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-memories_app = typer.Typer(help="Inspect long-term memories of one user.", no_args_is_help=True,
+memories_app = typer.Typer(help="See, correct, delete and export the long-term memories of one user.",
+                           no_args_is_help=True,
                            rich_markup_mode="rich")
 app.add_typer(memories_app, name="memories")
 
@@ -331,9 +335,10 @@ def _print_committed(console: Console, committed: list[dict], proposals: dict[st
 
 
 def _print_refused(console: Console, dropped: list[dict]) -> None:
-    """One line per proposal that validation refused, with the reason (nothing refused is stored)."""
+    """One line per proposal that validation refused or a cap stopped, with the reason (nothing refused is
+    stored, and a cap is never silent)."""
     for d in dropped:
-        if d.get("decision") == "invalid" and (d.get("proposal") or {}).get("content"):
+        if (d.get("decision") == "invalid" or d.get("cap")) and (d.get("proposal") or {}).get("content"):
             console.print(Text(f"  not remembered: {d['proposal']['content']}  ({d.get('reason')})", style="yellow"))
 
 
@@ -424,8 +429,11 @@ def _run_turn(console: Console, agent: MemoryAgent, user: str, thread: str, text
     """Stream one turn: memories (dim), the answer as soon as it exists, then auto-commits."""
     proposals: dict[str, dict] = {}
     for node, update, _seconds in agent.stream_turn(user, text, thread_id=thread):
-        if node == "load_memory" and update.get("memories"):
-            _print_memories_injected(console, update["memories"])
+        if node == "load_memory":
+            _print_memories_injected(console, update.get("memories") or [])
+            if update.get("memories_left_out"):
+                console.print(Text(f"  {update['memories_left_out']} more relevant memories left out: over the "
+                                   "memory token budget (MEMORY_AGENT_MAX_MEMORY_TOKENS)", style="yellow"))
         elif node == "answer":
             _print_answer(console, update)
         elif node == "propose_facts":
@@ -463,8 +471,8 @@ def _chat_loop(console: Console, agent_for, user: str, thread: str, agent: Memor
                           "sent. Shorten it, or pipe longer text into the chat.[/]")
             continue
         command = line.strip().lower()
-        if command.startswith("/") and command not in ("/memories", "/help"):
-            console.print(f"[red]Unknown command {escape(line.strip())}: /memories, /help, /exit or /quit.[/]")
+        if command.startswith("/") and command not in ("/memories", "/help", "/end"):
+            console.print(f"[red]Unknown command {escape(line.strip())}: /memories, /end, /help, /exit or /quit.[/]")
             continue
         if agent is None:
             agent = agent_for()
@@ -474,8 +482,17 @@ def _chat_loop(console: Console, agent_for, user: str, thread: str, agent: Memor
             _print_live_table(console, agent, user)
             continue
         if command == "/help":
-            console.print("[dim]/memories lists your memories, /exit or /quit (or Ctrl-D) leaves.[/]")
+            console.print("[dim]/memories lists your memories, /end ends this conversation and writes its summary, "
+                          "/exit or /quit (or Ctrl-D) leaves.[/]")
             continue
+        if command == "/end":
+            summary = agent.end_session(user, thread)
+            if summary is None:
+                console.print("[dim]Nothing to summarise (no turn yet, or memory is off).[/]")
+            else:
+                console.print(Text(f"  session summary: {summary['text']}", style="green"))
+            console.print("[dim]bye[/]")
+            return
         try:
             _run_turn(console, agent, user, thread, line)
         except (InputError, PendingApprovalError) as exc:
@@ -531,7 +548,7 @@ def chat(
         if settings.model.strip() in ("", "offline"):
             console.print("[dim]Model: offline, a rule-based stand-in, not a language model "
                           "(use --model provider:model for real answers).[/]")
-        console.print("[dim]/memories lists your memories · /exit leaves[/]")
+        console.print("[dim]/memories lists your memories · /end ends the conversation · /exit leaves[/]")
         try:
             if background:
                 _chat_loop(console, lambda: _wait_for(console, opener), user, thread, resume=resume)
@@ -626,6 +643,9 @@ def _print_fact_versions(console: Console, facts: list, title: str) -> None:
 
 
 def _print_live_table(console: Console, agent: MemoryAgent, user: str) -> None:
+    if not agent.memory.ledger.memory_enabled(user):
+        console.print(f"[yellow]Memory is off for {escape(user)}:[/] nothing is read or written "
+                      "(turn it on with: memory-agent memories on --user ...).")
     facts = agent.memory.live(user)
     if not facts:
         console.print(f"No memories for {escape(user)} yet.")
@@ -869,6 +889,9 @@ def demo(
 from evals.cli import eval_app  # noqa: E402  (the eval commands live in their own module)
 
 app.add_typer(eval_app, name="eval")
+
+# user control and lifecycle commands live in their own module; importing it registers them
+from memory_agent import cli_memories  # noqa: E402,F401
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(app())

@@ -21,8 +21,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-FactKind = Literal["preference", "project", "decision", "constraint", "fact", "event"]
-FACT_KINDS: tuple[str, ...] = ("preference", "project", "decision", "constraint", "fact", "event")
+FactKind = Literal["preference", "project", "decision", "constraint", "fact", "event", "commitment", "procedural"]
+FACT_KINDS: tuple[str, ...] = ("preference", "project", "decision", "constraint", "fact", "event", "commitment",
+                               "procedural")
 FactStatus = Literal["confirmed", "superseded", "retracted", "expired"]
 Sensitivity = Literal["common", "restricted"]
 Operation = Literal["ADD", "UPDATE", "NOOP", "RETRACT"]
@@ -44,7 +45,9 @@ class Fact(BaseModel):
 
     Times are UTC datetimes written from the run's context clock, never the wall clock
     directly. ``confidence`` and ``importance`` are 0–1. ``valid_until`` / ``review_at`` are
-    optional (``None`` means no expiry / no review date).
+    optional (``None`` means no expiry / no review date; ``memory_agent.lifecycle`` sets them by
+    kind). ``merged_sources`` / ``merged_from`` keep the provenance of duplicates that
+    ``maintain`` merged into this fact.
     """
 
     id: str
@@ -66,6 +69,8 @@ class Fact(BaseModel):
     superseded_by: str | None = None
     last_used_at: datetime | None = None
     use_count: int = 0
+    merged_sources: list[Source] = Field(default_factory=list)
+    merged_from: list[str] = Field(default_factory=list)
 
     @property
     def index_text(self) -> str:
@@ -88,7 +93,9 @@ class ProposedFact(BaseModel):
     operation: Literal["add", "retract"] = Field(
         default="add", description="'add' for new information, 'retract' when the user asks to forget something"
     )
-    kind: FactKind = Field(description="preference | project | decision | constraint | fact | event")
+    kind: FactKind = Field(
+        description="preference | project | decision | constraint | fact | event | commitment | procedural "
+        "(procedural: how the user wants answers presented, only when the user asks for it)")
     content: str = Field(description="one short neutral sentence in the third person, e.g. 'The user is vegetarian.'")
     topic: str = Field(
         default="", description="a short name of the slot this fact fills, e.g. 'diet', 'database', 'home city'"

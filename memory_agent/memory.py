@@ -20,8 +20,16 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
+from memory_agent.caps import (
+    CAP_FACTS,
+    DEFAULT_MAX_FACTS_PER_USER,
+    DEFAULT_MAX_MEMORY_TOKENS,
+    DEFAULT_MAX_SESSION_TOKENS,
+    facts_cap_reason,
+)
 from memory_agent.facts import Fact, Proposal, ProposedFact, Source, index_text, stable_id
 from memory_agent.lexical import LexicalIndex
+from memory_agent.lifecycle import validity
 from memory_agent.messages import message_text
 from memory_agent.reconcile import ReconcileConfig, polarity, reconcile
 from memory_agent.retrieval import RetrievalConfig, ScoredFact, lexical_documents, rank
@@ -39,6 +47,9 @@ class LongTermMemory:
         ledger: every fact and the audit log (default :class:`stores.sql_store.SQLiteFactLedger`).
         embeddings: a LangChain ``Embeddings`` (default all-MiniLM-L6-v2).
         retrieval: ranking knobs; ``reconcile_config``: reconcile thresholds.
+        max_facts: live facts per user (a new fact over it is refused with a message).
+        max_memory_tokens: estimated tokens of memories injected per turn (``memory_agent.caps``).
+        max_session_tokens: estimated tokens of the profile and summaries loaded when a session starts.
     """
 
     def __init__(
@@ -48,7 +59,13 @@ class LongTermMemory:
         embeddings: Embeddings,
         retrieval: RetrievalConfig = RetrievalConfig(),
         reconcile_config: ReconcileConfig = ReconcileConfig(),
+        max_facts: int = DEFAULT_MAX_FACTS_PER_USER,
+        max_memory_tokens: int = DEFAULT_MAX_MEMORY_TOKENS,
+        max_session_tokens: int = DEFAULT_MAX_SESSION_TOKENS,
     ):
+        self.max_session_tokens = max_session_tokens
+        self.max_facts = max_facts
+        self.max_memory_tokens = max_memory_tokens
         self.index = index
         self.ledger = ledger
         self.embeddings = embeddings
@@ -158,6 +175,7 @@ class LongTermMemory:
         proposals: list[Proposal] = []
         dropped: list[dict[str, Any]] = []
         planned: set[str] = set()
+        live_count = self.index.count(user_id)
         this_turn: list[tuple[ProposedFact, list[float]]] = []
         for i, p in enumerate(proposed):
             pid = stable_id(user_id, thread_id, ",".join(p.message_ids), str(i), p.content, prefix="p_")
@@ -182,6 +200,11 @@ class LongTermMemory:
                                 "reason": decision.reason or "already planned in this turn",
                                 "target_id": target.id if target else None})
                 continue
+            if decision.operation == "ADD" and live_count >= self.max_facts:
+                dropped.append({"id": pid, "proposal": p.model_dump(), "decision": "invalid", "cap": CAP_FACTS,
+                                "reason": facts_cap_reason(live_count, self.max_facts)})
+                continue
+            live_count += decision.operation == "ADD"
             if target is not None:
                 planned.add(target.id)
             risky = (
@@ -262,7 +285,7 @@ class LongTermMemory:
                 id=fact_id, user_id=user_id, kind=proposal.kind, content=proposal.content, topic=proposal.topic,
                 source=proposal.source, evidence=proposal.evidence, confidence=proposal.confidence,
                 importance=proposal.importance, sensitivity=proposal.sensitivity, created_at=now, updated_at=now,
-                supersedes=target_id if proposal.operation == "UPDATE" else None,
+                supersedes=target_id if proposal.operation == "UPDATE" else None, **validity(proposal.kind, now),
             )
             self.ledger.save_fact(fact)
             self._lexical.pop(user_id, None)

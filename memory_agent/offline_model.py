@@ -39,7 +39,7 @@ from memory_agent.messages import message_text
 __all__ = ["OfflineChatModel", "compose_answer", "extract_facts", "memories_from", "propose_facts"]
 
 IMPORTANCE = {"constraint": 0.9, "preference": 0.6, "project": 0.7, "decision": 0.7, "fact": 0.5,
-              "event": 0.5}
+              "event": 0.5, "commitment": 0.6, "procedural": 0.6}
 MAX_CONFIDENCE = 0.9
 
 # --- Vocabulary ------------------------------------------------------------------------------
@@ -296,14 +296,14 @@ def _subject(word: str) -> str:
 
 _add(r"^(?:please\s+)?(?:(?:always|from now on,?)\s+)*(?:answer|reply|respond|write|talk|speak)"
      rf"(?:\s+to\s+me)?\s+in\s+(?P<x>{_LANGS})\b",
-     "preference", "answer style", "The user wants answers in {x}.")
+     "procedural", "answer style", "The user wants answers in {x}.")
 
 
 _KEEP = r"^(?:please\s+)?(?:always\s+)?keep\s+(?:your\s+|the\s+|my\s+)?(?:answers|replies|responses|it)\s+"
 _add(_KEEP + r"(?P<x>short|brief|concise|simple|detailed|technical|formal|casual|informal)\b",
-     "preference", "answer style", "The user wants {x} answers.")
-_add(_KEEP + r"(?P<x>under\s+[^,;!?]+?)" + _STOP, "preference", "answer style", "The user wants answers {x}.")
-_CODE = "preference", "code language", "The user wants code examples in {x}."
+     "procedural", "answer style", "The user wants {x} answers.")
+_add(_KEEP + r"(?P<x>under\s+[^,;!?]+?)" + _STOP, "procedural", "answer style", "The user wants answers {x}.")
+_CODE = "procedural", "code language", "The user wants code examples in {x}."
 _add(r"^(?:please\s+)?(?:always\s+)?(?:give|show|write|send|provide)\s+(?:me\s+)?(?:all\s+)?(?:the\s+|your\s+)?"
      r"(?:code\s+)?(?:examples?|snippets?|samples?|code)\s+in\s+(?P<x>[\w#+.]+?)" + _STOP, *_CODE)
 _add(r"^(?:please\s+)?use\s+(?P<x>[\w#+.]+)\s+for\s+(?:the\s+|all\s+)?(?:code\s+)?(?:examples|snippets|code)",
@@ -474,8 +474,8 @@ _RETRACT = re.compile(
 )
 _REMEMBER = re.compile(r"^(?:please\s+)?(?:remember|note|keep in mind|(?:don't|do not|never) forget)"
                        r"(?:\s+that)?\s*[:,]?\s+(?P<x>\S.*)$", re.I)
-_RETRACT_KINDS = {"allergy": "constraint", "diet": "preference", "code language": "preference",
-                  "answer style": "preference", "editor": "preference", "agent instruction": "constraint"}
+_RETRACT_KINDS = {"allergy": "constraint", "diet": "preference", "code language": "procedural",
+                  "answer style": "procedural", "editor": "preference", "agent instruction": "constraint"}
 
 
 def _retract(s: str) -> tuple[_Hit, re.Match[str]] | None:

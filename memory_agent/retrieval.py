@@ -21,7 +21,7 @@ before them in the same thread (:func:`lexical_documents`): a reply ("Yes, last 
 the words of the question it answers.
 
 A wrong memory is worse than none, so candidates are cut twice before top-k: by similarity
-(``min_similarity``; preferences and constraints, which apply to many requests, use the lower
+(``min_similarity``; preferences, constraints and procedural facts, which apply to many requests, use the lower
 ``min_similarity_profile``) and by score (``min_score``).
 """
 
@@ -34,7 +34,7 @@ from datetime import datetime
 
 from memory_agent.facts import EPISODE_KIND, Fact
 
-PROFILE_KINDS = frozenset({"preference", "constraint"})
+PROFILE_KINDS = frozenset({"preference", "constraint", "procedural"})
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,10 @@ class Settings(BaseSettings):
         approval: ``always`` | ``risky-only`` | ``never``.
         top_k: facts injected per turn at most.
         max_message_chars: longest accepted user message, in characters.
+        max_facts_per_user: live facts one user may have; a new one over it is refused with a message.
+        max_memory_tokens: estimated tokens of memories injected per turn (``memory_agent.caps``).
+        max_session_tokens: estimated tokens of profile facts and session summaries loaded when a
+            session starts (``memory_agent.sessions``).
         chroma_url: a Chroma server (``http://host:port``) instead of the embedded folder.
     """
 
@@ -41,4 +45,7 @@ class Settings(BaseSettings):
     approval: Literal["always", "risky-only", "never"] = "always"
     top_k: int = Field(default=5, ge=1, le=50)
     max_message_chars: int = Field(default=8000, ge=1)
+    max_facts_per_user: int = Field(default=2000, ge=1)
+    max_memory_tokens: int = Field(default=600, ge=1)
+    max_session_tokens: int = Field(default=400, ge=1)
     chroma_url: str | None = None

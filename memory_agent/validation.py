@@ -13,7 +13,10 @@ rejected, with the reason recorded in the audit log, when it is:
   length cap;
 - **sensitive data said in passing** (health, religion, politics, sexual life, precise location,
   finances) unless the user explicitly asked to remember it, in which case it is kept and
-  marked ``restricted``.
+  marked ``restricted``;
+- **procedural memory not asked for** (:func:`procedural_reason`): a ``procedural`` fact (how
+  answers are presented: style, format, language) needs an explicit request in the user's own
+  message, must be about presentation, and never about other people.
 """
 
 from __future__ import annotations
@@ -314,12 +317,57 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage]) -> V
         return Verdict(False, "a question, not a statement")
     if _HEDGE.search(evidence):
         return Verdict(False, "a guess or plan the user is unsure about")
+    if proposal.kind == "procedural":
+        reason = procedural_reason(content, cited)
+        if reason:
+            return Verdict(False, reason)
     sensitive = proposal.sensitivity == "restricted" or bool(_SENSITIVE.search(evidence) or _SENSITIVE.search(content))
     if sensitive:
         if not any(_EXPLICIT_REMEMBER.search(c) for c in cited):
             return Verdict(False, "sensitive data said in passing (ask explicitly to have it remembered)")
         return Verdict(True, sensitivity="restricted")
     return Verdict(True)
+
+
+# ---- procedural memory (issue 5) -----------------------------------------------------------------
+_PRESENTATION = re.compile(
+    r"\b(answers?|replies|reply|respon(d|ses?)|explanations?|format\w*|style|tone|language|bullet\w*|lists?|"
+    r"tables?|markdown|emojis?|short|brief|concise|detailed|formal|informal|casual|simple|technical|"
+    r"code (examples?|snippets?|samples?)|examples?|snippets?|words|sentences|paragraphs|summar\w+|"
+    r"english|german|french|spanish|italian|portuguese|dutch|polish|japanese|chinese|korean)\b",
+    re.IGNORECASE,
+)
+_REQUEST = re.compile(
+    r"^\s*(please\b|always\b|never\b|(can|could|would|will) you\b|i (want|need|would like|'d like) you to\b|"
+    r"(answer|reply|respond|write|talk|speak|explain|keep|use|give|show|send|provide|format|stop|avoid|"
+    r"don't|do not)\b)|\b(please|remember that i (want|prefer|like))\b",
+    re.IGNORECASE,
+)
+_OTHER_PEOPLE = re.compile(
+    r"\b(customers?|clients?|colleagues?|coworkers?|co-workers?|team ?mates?|boss|manager|employees?|staff|"
+    r"everyone|every(body| user)|other users|others|anyone|people|friends?|family|wife|husband|partner|kids?)\b",
+    re.IGNORECASE,
+)
+
+
+def procedural_reason(content: str, cited: Sequence[str]) -> str | None:
+    """Why a ``procedural`` proposal may not be kept (``None`` when it may).
+
+    Procedural memory says how the agent presents answers to *this* user (style, format,
+    language). It is set only by an explicit request: one cited user sentence must read as a
+    request (an imperative, "please", "can you…", "I want you to…") and mention presentation. It
+    is never about other people, and never permissions, prices or credit (those are refused
+    earlier by :func:`instruction_reason`)."""
+    said = " ".join(cited)
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", said) if s.strip()]
+    requests = [s for s in sentences if _REQUEST.search(s) and _PRESENTATION.search(s)]
+    if not requests:
+        return "procedural memory (how answers are presented) is set only by an explicit request of the user"
+    if not _PRESENTATION.search(content):
+        return "procedural memory is about how answers are presented (style, format, language), nothing else"
+    if _OTHER_PEOPLE.search(content) or any(_OTHER_PEOPLE.search(s) for s in requests):
+        return "procedural memory is about this user's answers, never rules about other people"
+    return None
 
 
 def check_edit(content: object) -> str | None:

@@ -2,6 +2,7 @@
 
 - ``system.md``: the answer node's system prompt.
 - ``memory_block.md``: how injected memories are presented (``{memories}`` placeholder).
+- ``session_block.md``: profile, earlier sessions, procedural facts and episodes (``{session}``).
 - ``propose_facts.md``: the extraction prompt (``{messages}`` placeholder).
 """
 

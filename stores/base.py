@@ -52,6 +52,12 @@ class FactIndex(Protocol):
     def drop_user(self, user_id: str) -> int:
         """Remove every live fact of the user; returns how many there were."""
 
+    # ---- lifecycle and user control (issue 5) ----------------------------------------------
+    def scan(self, user_id: str, needles: Sequence[str]) -> list[dict[str, Any]]:
+        """Look through the *whole* store (every user) for anything left of ``user_id`` (its
+        collection or key) or containing one of ``needles``; one dict per hit
+        ``{"store", "table", "column", "needle", "rows"}``, empty when nothing remains."""
+
 
 class FactLedger(Protocol):
     """Every committed fact, its status history, and the audit log."""
@@ -80,3 +86,51 @@ class FactLedger(Protocol):
 
     def threads(self, user_id: str) -> list[str]:
         """The user's thread ids."""
+
+    # ---- lifecycle and user control (issue 5) ----------------------------------------------
+    def live_facts_of_kinds(self, user_id: str, kinds: Sequence[str]) -> list[Fact]:
+        """The user's confirmed facts of these kinds, oldest first."""
+
+    def users(self) -> list[str]:
+        """Every user id with at least one fact, sorted (for ``maintain``)."""
+
+    def set_memory_enabled(self, user_id: str, enabled: bool, at: datetime) -> None:
+        """Turn the user's long-term memory on or off."""
+
+    def memory_enabled(self, user_id: str) -> bool:
+        """The user's memory switch (True unless turned off)."""
+
+    def touch_thread(self, user_id: str, thread_id: str, at: datetime) -> None:
+        """Record activity in a thread at ``at`` (first and last turn times)."""
+
+    def thread_activity(self, user_id: str) -> dict[str, tuple[datetime, datetime]]:
+        """``{thread_id: (first turn, last turn)}`` of the user's threads."""
+
+    def save_summary(self, row: dict[str, Any]) -> None:
+        """Insert or replace the summary of one thread of the user."""
+
+    def summaries(self, user_id: str) -> list[dict[str, Any]]:
+        """The user's session summaries, newest first."""
+
+    def save_episode(self, row: dict[str, Any]) -> bool:
+        """Record one dated episode (idempotent on its id); True when new."""
+
+    def episodes(self, user_id: str, start: datetime | None = None, end: datetime | None = None) -> list[dict]:
+        """The user's episodes in ``[start, end)``, oldest first."""
+
+    def delete_facts(self, user_id: str, fact_ids: Sequence[str]) -> int:
+        """Delete fact rows of the user (and their usage rows and episodes); returns how many."""
+
+    def tombstone_audit(self, user_id: str, *, fact_ids: Sequence[str] | None = None,
+                        since: datetime | None = None, new_user_id: str | None = None) -> int:
+        """Blank the text of the user's audit rows (optionally only about ``fact_ids`` / since a time)."""
+
+    def erase_user(self, user_id: str, tombstone: str) -> dict[str, int]:
+        """Delete every row of the user; audit rows become tombstones under ``tombstone``."""
+
+    def forget_since(self, user_id: str, since: datetime) -> dict[str, Any]:
+        """Delete what was written for the user at or after ``since`` (see the SQLite ledger)."""
+
+    def scan(self, needles: Sequence[str], user_id: str | None = None) -> list[dict[str, Any]]:
+        """Rows keyed by ``user_id`` (exact) and every text column holding one of ``needles``
+        (substring), in every table; empty when nothing remains."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from pathlib import Path
 
 import chromadb
 
@@ -189,6 +190,67 @@ class ChromaFactIndex:
         self.client.delete_collection(col.name)
         self._collections.pop(user_id, None)
         return n
+
+
+    # ---- lifecycle and user control (issue 5) ----------------------------------------------
+    def scan(self, user_id: str, needles: Sequence[str]) -> list[dict]:
+        """Look through every collection of the client for what is left of ``user_id``: its
+        collection, a collection whose metadata names it, and any document or fact record that
+        contains one of ``needles`` (substring). One dict per hit (see ``stores.base.FactIndex.scan``)."""
+        hits = []
+        own = collection_name(user_id)
+        for col in _chroma_call("list collections", self.client.list_collections):
+            col = col if hasattr(col, "get") else self.client.get_collection(str(col), embedding_function=None)
+            if col.name == own or (col.metadata or {}).get("user_id") == user_id:
+                hits.append({"store": "chroma", "table": col.name, "column": "collection", "needle": user_id,
+                             "rows": _chroma_call("count facts", col.count)})
+            res = _chroma_call("read facts", lambda c=col: c.get(include=["documents", "metadatas"]))
+            texts = [f"{d}\n{m.get('fact', '') if m else ''}"
+                     for d, m in zip(res["documents"] or [], res["metadatas"] or [], strict=False)]
+            for needle in needles:
+                n = sum(needle.casefold() in t.casefold() for t in texts)
+                if needle and n:
+                    hits.append({"store": "chroma", "table": col.name, "column": "documents", "needle": needle,
+                                 "rows": n})
+        return hits
+
+
+def orphan_segment_dirs(chroma_path: str | Path) -> list[Path]:
+    """Folders of an embedded Chroma directory that hold an HNSW segment no collection uses any
+    more. Chroma 1.x removes a deleted collection's rows from ``chroma.sqlite3`` but leaves its
+    segment folder (vectors) on disk (chroma-core/chroma#5259), so erasing a user must remove them."""
+    import sqlite3
+    import uuid
+
+    root = Path(chroma_path)
+    db = root / "chroma.sqlite3"
+    if not db.exists():
+        return []
+    conn = sqlite3.connect(str(db), timeout=5.0)
+    try:
+        live = {str(r[0]) for r in conn.execute("SELECT id FROM segments")}
+    finally:
+        conn.close()
+    out = []
+    for child in root.iterdir():
+        try:
+            uuid.UUID(child.name)
+        except ValueError:
+            continue
+        if child.is_dir() and child.name not in live:
+            out.append(child)
+    return sorted(out)
+
+
+def remove_orphan_segment_dirs(chroma_path: str | Path) -> list[str]:
+    """Delete the folders :func:`orphan_segment_dirs` finds; returns their names."""
+    import shutil
+
+    gone = []
+    for folder in orphan_segment_dirs(chroma_path):
+        shutil.rmtree(folder)
+        gone.append(folder.name)
+    return gone
 
 
 def make_chroma_client(path: str | None = None, url: str | None = None):

@@ -5,6 +5,15 @@ Tables (every row keyed by ``user_id``; every query filters on it in SQL):
 - ``facts``: every fact ever committed, with its status (live ones are also in Chroma).
 - ``audit_log``: one row per proposal: what was proposed, the decision, by whom, when, why.
 - ``user_threads``: which threads belong to which user.
+
+Lifecycle and user control (a separate block below, see :data:`LIFECYCLE_SCHEMA`):
+
+- ``user_settings``: the per-user memory switch.
+- ``session_summaries``: one summary per ended thread (topic, decisions, open items, dates).
+- ``episodes``: dated notable events (decisions, milestones) for time questions.
+
+The SQL of that block is portable (``INSERT ... ON CONFLICT``, ``LIKE``, ISO-8601 text times
+compared as text), so the same statements run on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -65,6 +74,61 @@ CREATE TABLE IF NOT EXISTS user_threads (
 );
 """
 
+# ---- lifecycle and user control (issue 5) ------------------------------------------------------
+LIFECYCLE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS user_settings (
+    user_id TEXT PRIMARY KEY,
+    memory_enabled INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS session_summaries (
+    user_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    ended_at TEXT NOT NULL,
+    topic TEXT NOT NULL,
+    decisions TEXT NOT NULL,
+    open_items TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (user_id, thread_id)
+);
+CREATE TABLE IF NOT EXISTS episodes (
+    user_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    occurred_at TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    topic TEXT NOT NULL,
+    content TEXT NOT NULL,
+    thread_id TEXT,
+    fact_id TEXT,
+    PRIMARY KEY (user_id, id)
+);
+CREATE INDEX IF NOT EXISTS episodes_user ON episodes (user_id, occurred_at);
+CREATE TABLE IF NOT EXISTS thread_activity (
+    user_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    first_at TEXT NOT NULL,
+    last_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, thread_id)
+);
+"""
+
+#: Every table of the ledger with its text columns: what :meth:`SQLiteFactLedger.scan` searches.
+SCANNED_COLUMNS: dict[str, tuple[str, ...]] = {
+    "facts": ("user_id", "id", "content", "data"),
+    "audit_log": ("user_id", "thread_id", "content", "evidence", "reason", "proposal", "fact_id", "target_id"),
+    "fact_uses": ("user_id", "fact_id", "turn_id"),
+    "user_threads": ("user_id", "thread_id"),
+    "user_settings": ("user_id",),
+    "session_summaries": ("user_id", "thread_id", "topic", "decisions", "open_items", "text"),
+    "episodes": ("user_id", "id", "topic", "content", "thread_id", "fact_id"),
+    "thread_activity": ("user_id", "thread_id"),
+}
+SUMMARY_COLUMNS = ("user_id", "thread_id", "started_at", "ended_at", "topic", "decisions", "open_items", "text")
+EPISODE_COLUMNS = ("user_id", "id", "occurred_at", "kind", "topic", "content", "thread_id", "fact_id")
+#: Audit columns that may hold what the user said; a tombstone sets them to NULL.
+AUDIT_TEXT_COLUMNS = ("content", "evidence", "reason", "proposal")
+
 AUDIT_COLUMNS = ("id", "user_id", "thread_id", "at", "operation", "kind", "content", "evidence",
                  "decision", "decided_by", "reason", "fact_id", "target_id", "proposal")
 
@@ -96,6 +160,7 @@ class SQLiteFactLedger:
             if check != "ok":
                 raise sqlite3.DatabaseError(f"integrity check failed: {check}")
             self.conn.executescript(SCHEMA)
+            self.conn.executescript(LIFECYCLE_SCHEMA)
             self.conn.commit()
         except sqlite3.DatabaseError as exc:
             raise _corrupt(self.path, exc) from exc
@@ -207,7 +272,236 @@ class SQLiteFactLedger:
             "SELECT thread_id FROM user_threads WHERE user_id = ? ORDER BY created_at", (user_id,)
         )]
 
+    # ---- lifecycle and user control (issue 5) ----------------------------------------------
+    def live_facts_of_kinds(self, user_id: str, kinds: Sequence[str]) -> list[Fact]:
+        """The user's confirmed facts of these kinds, oldest first (one indexed query, so a session's
+        profile does not read every fact of the user)."""
+        if not kinds:
+            return []
+        marks = ", ".join("?" for _ in kinds)
+        rows = self._rows(f"SELECT data FROM facts WHERE user_id = ? AND status = 'confirmed' AND kind IN ({marks}) "
+                          "ORDER BY created_at, id", (user_id, *kinds))
+        return [Fact.model_validate_json(r[0]) for r in rows]
+
+    def users(self) -> list[str]:
+        """Every user id with at least one fact (any status), sorted."""
+        return [r[0] for r in self._rows("SELECT DISTINCT user_id FROM facts ORDER BY user_id")]
+
+    def set_memory_enabled(self, user_id: str, enabled: bool, at: datetime) -> None:
+        """Turn the user's long-term memory on or off (off: no reads, no writes)."""
+        self._exec(
+            "INSERT INTO user_settings (user_id, memory_enabled, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT(user_id) DO UPDATE SET memory_enabled = excluded.memory_enabled, "
+            "updated_at = excluded.updated_at",
+            (user_id, 1 if enabled else 0, at.isoformat()),
+        )
+
+    def memory_enabled(self, user_id: str) -> bool:
+        """The user's memory switch (on unless the user turned it off)."""
+        rows = self._rows("SELECT memory_enabled FROM user_settings WHERE user_id = ?", (user_id,))
+        return bool(rows[0][0]) if rows else True
+
+    def touch_thread(self, user_id: str, thread_id: str, at: datetime) -> None:
+        """Record activity in a thread at ``at`` (first and last turn times, for session summaries)."""
+        self._exec(
+            "INSERT INTO thread_activity (user_id, thread_id, first_at, last_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(user_id, thread_id) DO UPDATE SET last_at = excluded.last_at",
+            (user_id, thread_id, at.isoformat(), at.isoformat()),
+        )
+
+    def thread_activity(self, user_id: str) -> dict[str, tuple[datetime, datetime]]:
+        """``{thread_id: (first turn, last turn)}`` of the user's threads."""
+        rows = self._rows("SELECT thread_id, first_at, last_at FROM thread_activity WHERE user_id = ?", (user_id,))
+        return {r[0]: (datetime.fromisoformat(r[1]), datetime.fromisoformat(r[2])) for r in rows}
+
+    def save_summary(self, row: dict[str, Any]) -> None:
+        """Insert or replace the summary of one thread (keys: :data:`SUMMARY_COLUMNS`; ``decisions``
+        and ``open_items`` are lists of strings, times are datetimes)."""
+        values = _encode(row, SUMMARY_COLUMNS)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in SUMMARY_COLUMNS[2:])
+        self._exec(
+            f"INSERT INTO session_summaries ({', '.join(SUMMARY_COLUMNS)}) VALUES "
+            f"({', '.join('?' for _ in SUMMARY_COLUMNS)}) ON CONFLICT(user_id, thread_id) DO UPDATE SET {updates}",
+            values,
+        )
+
+    def summaries(self, user_id: str) -> list[dict[str, Any]]:
+        """The user's session summaries, newest (by end time) first."""
+        rows = self._rows(
+            f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM session_summaries WHERE user_id = ? "
+            "ORDER BY ended_at DESC, thread_id", (user_id,),
+        )
+        return [_decode(dict(zip(SUMMARY_COLUMNS, r, strict=True))) for r in rows]
+
+    def save_episode(self, row: dict[str, Any]) -> bool:
+        """Record one dated episode (keys: :data:`EPISODE_COLUMNS`); idempotent on ``(user_id, id)``.
+        Returns True when it was new."""
+        cur = self._exec(
+            f"INSERT INTO episodes ({', '.join(EPISODE_COLUMNS)}) VALUES ({', '.join('?' for _ in EPISODE_COLUMNS)}) "
+            "ON CONFLICT(user_id, id) DO NOTHING",
+            _encode(row, EPISODE_COLUMNS),
+        )
+        return cur.rowcount == 1
+
+    def episodes(self, user_id: str, start: datetime | None = None, end: datetime | None = None) -> list[dict]:
+        """The user's episodes with ``start <= occurred_at < end`` (either bound optional), oldest first."""
+        sql = f"SELECT {', '.join(EPISODE_COLUMNS)} FROM episodes WHERE user_id = ?"
+        params: list[Any] = [user_id]
+        if start is not None:
+            sql += " AND occurred_at >= ?"
+            params.append(start.isoformat())
+        if end is not None:
+            sql += " AND occurred_at < ?"
+            params.append(end.isoformat())
+        rows = self._rows(sql + " ORDER BY occurred_at, id", params)
+        return [_decode(dict(zip(EPISODE_COLUMNS, r, strict=True))) for r in rows]
+
+    def delete_facts(self, user_id: str, fact_ids: Sequence[str]) -> int:
+        """Delete fact rows of the user (with their usage rows and episodes); returns how many facts."""
+        if not fact_ids:
+            return 0
+        marks = ", ".join("?" for _ in fact_ids)
+        with self._transaction() as conn:
+            n = conn.execute(f"DELETE FROM facts WHERE user_id = ? AND id IN ({marks})",
+                             (user_id, *fact_ids)).rowcount
+            conn.execute(f"DELETE FROM fact_uses WHERE user_id = ? AND fact_id IN ({marks})", (user_id, *fact_ids))
+            conn.execute(f"DELETE FROM episodes WHERE user_id = ? AND fact_id IN ({marks})", (user_id, *fact_ids))
+        return n
+
+    def tombstone_audit(self, user_id: str, *, fact_ids: Sequence[str] | None = None,
+                        since: datetime | None = None, new_user_id: str | None = None) -> int:
+        """Replace the text of the user's audit rows with a tombstone: content, evidence, reason and
+        the proposal become NULL; the time, operation, kind and decision stay, so the log still
+        shows *that* something was decided, not *what*.
+
+        Args:
+            fact_ids: only rows about these facts (``fact_id`` or ``target_id``); ``None``: every row.
+            since: only rows at or after this time.
+            new_user_id: also replace the user id (and the thread id and fact ids) — for erasing a
+                user: pass an id that is not derived from the old one.
+
+        Returns:
+            How many rows were changed.
+        """
+        sets = [f"{c} = NULL" for c in AUDIT_TEXT_COLUMNS]
+        params: list[Any] = []
+        if new_user_id is not None:
+            sets = [*sets, "user_id = ?", "thread_id = NULL", "fact_id = NULL", "target_id = NULL"]
+            params.append(new_user_id)
+        where = ["user_id = ?"]
+        params.append(user_id)
+        if fact_ids is not None:
+            if not fact_ids:
+                return 0
+            marks = ", ".join("?" for _ in fact_ids)
+            where.append(f"(fact_id IN ({marks}) OR target_id IN ({marks}))")
+            params += [*fact_ids, *fact_ids]
+        if since is not None:
+            where.append("at >= ?")
+            params.append(since.isoformat())
+        return self._exec(f"UPDATE audit_log SET {', '.join(sets)} WHERE {' AND '.join(where)}", params).rowcount
+
+    def erase_user(self, user_id: str, tombstone: str) -> dict[str, int]:
+        """Delete every row of the user in every table except the audit log, whose rows become
+        tombstones under the id ``tombstone`` (see :meth:`tombstone_audit`). Returns rows removed
+        (or tombstoned) per table."""
+        counts = {"audit_log": self.tombstone_audit(user_id, new_user_id=tombstone)}
+        with self._transaction() as conn:
+            for table in ("facts", "fact_uses", "user_threads", "user_settings", "session_summaries", "episodes",
+                          "thread_activity"):
+                counts[table] = conn.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,)).rowcount
+        return counts
+
+    def forget_since(self, user_id: str, since: datetime) -> dict[str, Any]:
+        """Delete what was written for the user at or after ``since``: facts created then (returned
+        in ``fact_ids`` so the caller removes them from the live index), summaries and episodes of
+        that time, threads started then (``thread_ids``: the caller deletes their checkpoints);
+        audit rows of that time become tombstones."""
+        at = since.isoformat()
+        with self._transaction() as conn:
+            fact_ids = [r[0] for r in conn.execute(
+                "SELECT id FROM facts WHERE user_id = ? AND created_at >= ?", (user_id, at)).fetchall()]
+            thread_ids = [r[0] for r in conn.execute(
+                "SELECT thread_id FROM user_threads WHERE user_id = ? AND created_at >= ?", (user_id, at)).fetchall()]
+        self.delete_facts(user_id, fact_ids)
+        with self._transaction() as conn:
+            conn.execute("DELETE FROM user_threads WHERE user_id = ? AND created_at >= ?", (user_id, at))
+            conn.execute("DELETE FROM thread_activity WHERE user_id = ? AND first_at >= ?", (user_id, at))
+            summaries = conn.execute("DELETE FROM session_summaries WHERE user_id = ? AND ended_at >= ?",
+                                     (user_id, at)).rowcount
+            episodes = conn.execute("DELETE FROM episodes WHERE user_id = ? AND occurred_at >= ?",
+                                    (user_id, at)).rowcount
+            conn.execute("DELETE FROM fact_uses WHERE user_id = ? AND at >= ?", (user_id, at))
+        audit = self.tombstone_audit(user_id, since=since)
+        return {"fact_ids": fact_ids, "thread_ids": thread_ids, "session_summaries": summaries,
+                "episodes": episodes, "audit_log": audit}
+
+    def scan(self, needles: Sequence[str], user_id: str | None = None) -> list[dict[str, Any]]:
+        """Search every table of the ledger for what is left: rows whose ``user_id`` equals
+        ``user_id`` (exact), and every text column for each of ``needles`` (a substring; SQL
+        ``LIKE`` with ``%`` and ``_`` escaped). Returns ``{"store", "table", "column", "needle",
+        "rows"}`` for every hit; empty when nothing remains."""
+        hits = []
+        if user_id is not None:
+            for table in SCANNED_COLUMNS:
+                n = self._rows(f"SELECT COUNT(*) FROM {table} WHERE user_id = ?", (user_id,))[0][0]
+                if n:
+                    hits.append({"store": "ledger", "table": table, "column": "user_id", "needle": user_id, "rows": n})
+        for needle in needles:
+            if not needle:
+                continue
+            pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            for table, columns in SCANNED_COLUMNS.items():
+                for col in columns:
+                    n = self._rows(f"SELECT COUNT(*) FROM {table} WHERE {col} LIKE ? ESCAPE '\\'", (pattern,))[0][0]
+                    if n:
+                        hits.append({"store": "ledger", "table": table, "column": col, "needle": needle, "rows": n})
+        return hits
+
+    def compact(self) -> None:
+        """Move the write-ahead log into the file and rewrite the file (``VACUUM``), so deleted
+        rows leave no bytes behind in freed pages. SQLite only: other backends do their own."""
+        with self._lock:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self.conn.execute("VACUUM")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def close(self) -> None:
         """Close the connection."""
         with self._lock:
             self.conn.close()
+
+
+def _encode(row: dict[str, Any], columns: Sequence[str]) -> list[Any]:
+    """Row values in column order: datetimes as ISO-8601 text, lists as JSON."""
+    out = []
+    for c in columns:
+        v = row.get(c)
+        if isinstance(v, datetime):
+            v = v.isoformat()
+        elif isinstance(v, (list, dict)):
+            v = json.dumps(v, ensure_ascii=False)
+        out.append(v)
+    return out
+
+
+def _decode(row: dict[str, Any]) -> dict[str, Any]:
+    """The reverse of :func:`_encode` for the JSON list columns."""
+    for key in ("decisions", "open_items"):
+        if isinstance(row.get(key), str):
+            row[key] = json.loads(row[key])
+    return row
+
+
+def compact_sqlite_file(path: str | Path) -> None:
+    """``wal_checkpoint(TRUNCATE)`` + ``VACUUM`` on a SQLite file another library owns (Chroma's
+    embedded ``chroma.sqlite3``), on a connection of our own; a missing file is skipped."""
+    if not Path(path).exists():
+        return
+    conn = sqlite3.connect(str(path), timeout=5.0)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("VACUUM")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.close()

@@ -141,10 +141,10 @@ def plant(memory: LongTermMemory, user_id: str, content: str, *, kind: str = "fa
           now: datetime = T0, **fields) -> Fact:
     """Write a confirmed fact straight into the ledger and the live index (bypassing the graph),
     e.g. to plant content the validation would never let through, or a ``valid_until``."""
+    fields.setdefault("source", Source(thread_id="planted", message_ids=["m0"]))
     fact = Fact(
         id=stable_id(user_id, content, prefix="f_"), user_id=user_id, kind=kind, content=content, topic=topic,
-        source=Source(thread_id="planted", message_ids=["m0"]), evidence=content, created_at=now, updated_at=now,
-        **fields,
+        evidence=content, created_at=now, updated_at=now, **fields,
     )
     memory.ledger.save_fact(fact)
     memory.index.upsert(user_id, [fact], memory.embeddings.embed_documents([fact.index_text]))

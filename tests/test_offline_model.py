@@ -37,7 +37,7 @@ def one(text: str, message_id: str = "m1") -> ProposedFact:
 
 REQUIRED = [
     ("We run all our services on MySQL 8.", {"fact"}, "database", "The user's services run on MySQL 8."),
-    ("Please give me examples in TypeScript.", {"preference"}, "code language",
+    ("Please give me examples in TypeScript.", {"procedural"}, "code language",
      "The user wants code examples in TypeScript."),
     ("Quick update: we moved off MySQL, everything is on Postgres now.", {"fact", "decision"}, "database",
      "The user's systems run on Postgres."),
@@ -166,8 +166,8 @@ GENERAL = [
     ("My name is Sam Lee.", "fact", "name", "The user's name is Sam Lee."),
     ("Call me Sam.", "fact", "name", "The user wants to be called Sam."),
     ("I have a dog named Rex.", "fact", "pet", "The user has a dog named Rex."),
-    ("Please answer in German.", "preference", "answer style", "The user wants answers in German."),
-    ("Keep answers short.", "preference", "answer style", "The user wants short answers."),
+    ("Please answer in German.", "procedural", "answer style", "The user wants answers in German."),
+    ("Keep answers short.", "procedural", "answer style", "The user wants short answers."),
     ("I moved to Berlin.", "fact", "home city", "The user lives in Berlin."),
     ("I'm based in Lisbon.", "fact", "home city", "The user is based in Lisbon."),
     ("I'm learning Spanish.", "fact", "spanish", "The user is learning Spanish."),
@@ -192,7 +192,7 @@ def test_general_patterns(text: str, kind: str, topic: str, content: str) -> Non
 
 def test_importance_follows_kind_and_confidence_is_capped() -> None:
     expected = {"constraint": 0.9, "preference": 0.6, "project": 0.7, "decision": 0.7, "fact": 0.5,
-                "event": 0.5}
+                "event": 0.5, "procedural": 0.6}
     for text, *_ in REQUIRED + GENERAL:
         for fact in extract_facts(text, "m"):
             assert fact.importance == expected[fact.kind], text
