@@ -329,21 +329,21 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage]) -> V
     return Verdict(True)
 
 
-# ---- procedural memory (issue 5) -----------------------------------------------------------------
-_PRESENTATION = re.compile(
+# ---- procedural memory -----------------------------------------------------------------
+_PROCEDURAL_PRESENTATION = re.compile(
     r"\b(answers?|replies|reply|respon(d|ses?)|explanations?|format\w*|style|tone|language|bullet\w*|lists?|"
     r"tables?|markdown|emojis?|short|brief|concise|detailed|formal|informal|casual|simple|technical|"
     r"code (examples?|snippets?|samples?)|examples?|snippets?|words|sentences|paragraphs|summar\w+|"
     r"english|german|french|spanish|italian|portuguese|dutch|polish|japanese|chinese|korean)\b",
     re.IGNORECASE,
 )
-_REQUEST = re.compile(
+_PROCEDURAL_REQUEST = re.compile(
     r"^\s*(please\b|always\b|never\b|(can|could|would|will) you\b|i (want|need|would like|'d like) you to\b|"
     r"(answer|reply|respond|write|talk|speak|explain|keep|use|give|show|send|provide|format|stop|avoid|"
     r"don't|do not)\b)|\b(please|remember that i (want|prefer|like))\b",
     re.IGNORECASE,
 )
-_OTHER_PEOPLE = re.compile(
+_PROCEDURAL_OTHER_PEOPLE = re.compile(
     r"\b(customers?|clients?|colleagues?|coworkers?|co-workers?|team ?mates?|boss|manager|employees?|staff|"
     r"everyone|every(body| user)|other users|others|anyone|people|friends?|family|wife|husband|partner|kids?)\b",
     re.IGNORECASE,
@@ -360,12 +360,12 @@ def procedural_reason(content: str, cited: Sequence[str]) -> str | None:
     earlier by :func:`instruction_reason`)."""
     said = " ".join(cited)
     sentences = [s for s in re.split(r"(?<=[.!?])\s+|\n+", said) if s.strip()]
-    requests = [s for s in sentences if _REQUEST.search(s) and _PRESENTATION.search(s)]
+    requests = [s for s in sentences if _PROCEDURAL_REQUEST.search(s) and _PROCEDURAL_PRESENTATION.search(s)]
     if not requests:
         return "procedural memory (how answers are presented) is set only by an explicit request of the user"
-    if not _PRESENTATION.search(content):
+    if not _PROCEDURAL_PRESENTATION.search(content):
         return "procedural memory is about how answers are presented (style, format, language), nothing else"
-    if _OTHER_PEOPLE.search(content) or any(_OTHER_PEOPLE.search(s) for s in requests):
+    if _PROCEDURAL_OTHER_PEOPLE.search(content) or any(_PROCEDURAL_OTHER_PEOPLE.search(s) for s in requests):
         return "procedural memory is about this user's answers, never rules about other people"
     return None
 
