@@ -24,7 +24,8 @@ def user_id_problem(user_id: object) -> str | None:
     :data:`MAX_USER_ID_CHARS`, or containing control characters. Ids are compared exactly
     (``Alice@x`` and ``alice@x`` are two users)."""
     if not isinstance(user_id, str) or not user_id.strip():
-        return "The user id is empty: pass a non-blank user id, e.g. --user alice@example.com"
+        return ("The user id is empty: pass a non-blank user id (--user alice@example.com on the command line, "
+                "user_id in a run context)")
     if len(user_id) > MAX_USER_ID_CHARS:
         return (f"The user id has {len(user_id):,} characters; the limit is {MAX_USER_ID_CHARS}. "
                 "Use a shorter stable id, e.g. the e-mail address or an account number.")

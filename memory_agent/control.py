@@ -217,7 +217,7 @@ def forget_since(agent: MemoryAgent, user_id: str, since: timedelta, now: dateti
         if fact.id not in gone and fact.status == "superseded" and fact.superseded_by in gone:
             fact = fact.model_copy(update={"status": "confirmed", "superseded_by": None, "updated_at": now})
             ledger.save_fact(fact)
-            agent.memory.index.upsert(user_id, [fact], [agent.memory._embed(fact.index_text)])
+            agent.memory.index.upsert(user_id, [fact], [agent.memory._embed(user_id, fact.index_text)])
             revived.append(fact.id)
     for thread_id in out["thread_ids"]:
         agent.checkpointer.delete_thread(_checkpoint_thread(user_id, thread_id))

@@ -234,7 +234,7 @@ def renew(memory: LongTermMemory, user_id: str, fact_id: str, now: datetime, thr
     fact = fact.model_copy(update={"review_at": fresh["review_at"], "valid_until": fresh["valid_until"],
                                    "updated_at": now})
     memory.ledger.save_fact(fact)
-    memory.index.upsert(user_id, [fact], [memory._embed(fact.index_text)])
+    memory.index.upsert(user_id, [fact], [memory._embed(user_id, fact.index_text)])
     memory.ledger.audit({
         "id": stable_id(user_id, "renew", fact_id, now.isoformat(), prefix="a_"), "user_id": user_id, "at": now,
         "thread_id": thread_id, "operation": "RENEW", "kind": fact.kind, "content": fact.content,

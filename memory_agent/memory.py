@@ -72,8 +72,9 @@ class LongTermMemory:
         self.retrieval = retrieval
         self.reconcile_config = reconcile_config
         self._embeddings_cache: dict[tuple[str, str], list[float]] = {}  # (user_id, text) -> vector
-        # user id -> (live count, BM25 index, live facts by id); dropped when this memory writes the user
-        self._lexical: dict[str, tuple[int, LexicalIndex, dict[str, Fact]]] = {}
+        # user id -> ((live count, index generation), BM25 index, live facts by id): rebuilt after any write
+        # to the user's live facts by this process (the index's generation) or when the count changes
+        self._lexical: dict[str, tuple[tuple[int, int], LexicalIndex, dict[str, Fact]]] = {}
 
     # ---- reads -------------------------------------------------------------------------
     def retrieve(self, user_id: str, query: str, now: datetime, top_k: int | None = None,
@@ -110,15 +111,17 @@ class LongTermMemory:
 
     def _lexical_index(self, user_id: str, count: int, rebuild: bool = False) -> tuple[LexicalIndex, dict[str, Fact]]:
         """The user's BM25 index and live facts by id, built from the user's own collection and kept
-        until this memory writes to the user or the live count changes."""
+        while the live count and the index's write generation are unchanged (an edit, renewal or
+        delete anywhere in this process invalidates it)."""
+        key = (count, self.index.generation(user_id))
         cached = self._lexical.get(user_id)
-        if cached is not None and cached[0] == count and not rebuild:
+        if cached is not None and cached[0] == key and not rebuild:
             return cached[1], cached[2]
         live = self.index.list(user_id)
         built = LexicalIndex([f.id for f in live], lexical_documents(live))
         if len(self._lexical) >= 64:
             self._lexical.pop(next(iter(self._lexical)))
-        self._lexical[user_id] = (len(live), built, {f.id: f for f in live})
+        self._lexical[user_id] = ((len(live), key[1]), built, {f.id: f for f in live})
         return built, self._lexical[user_id][2]
 
     def live(self, user_id: str) -> list[Fact]:
@@ -288,12 +291,10 @@ class LongTermMemory:
                 supersedes=target_id if proposal.operation == "UPDATE" else None, **validity(proposal.kind, now),
             )
             self.ledger.save_fact(fact)
-            self._lexical.pop(user_id, None)
             self.index.upsert(user_id, [fact], [self._embed(user_id, fact.index_text)])
             written = True
         elif existing.status == "confirmed" and not self.index.get(user_id, [fact_id]):
             # a retry after the index write failed: the ledger has the fact, the live index not yet
-            self._lexical.pop(user_id, None)
             self.index.upsert(user_id, [existing], [self._embed(user_id, existing.index_text)])
             written = True
         if proposal.operation == "UPDATE" and target_id and target_id != fact_id:
@@ -352,7 +353,6 @@ class LongTermMemory:
         """Mark a fact superseded/retracted in the ledger, then remove it from the live index."""
         if not fact_id:
             return False
-        self._lexical.pop(user_id, None)
         old = self.ledger.get_fact(user_id, fact_id)
         if old is None or old.status == status:
             self.index.delete(user_id, [fact_id])

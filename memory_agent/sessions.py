@@ -38,6 +38,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from memory_agent.caps import estimate_tokens
 from memory_agent.facts import Fact
 from memory_agent.messages import message_text
+from memory_agent.validation import instruction_reason, summary_part_reason
 
 PROFILE_KINDS = ("procedural", "constraint", "preference")
 EPISODE_KINDS = frozenset({"decision", "event", "commitment"})
@@ -46,6 +47,7 @@ MAX_TOPIC_CHARS = 80
 _DECIDED = re.compile(r"\b(we|i)\s+(have\s+)?(decided|chose|agreed|settled on|picked|will go with|went with)\b", re.I)
 _OPEN = re.compile(r"\b(need to|have to|still|todo|to-do|to do|next step|follow up|open question|remind me|"
                    r"later|not yet|haven't|tomorrow|next week)\b", re.I)
+WITHHELD_TOPIC = "(withheld: the first message is not kept in summaries)"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -72,6 +74,11 @@ def summarize_thread(user_id: str, thread_id: str, messages: Sequence[BaseMessag
                   and not any(e and e in " ".join(s.casefold().split()) for e in stated)]
     open_items = [s for s in sentences if _OPEN.search(s) and not s.endswith("?")]
     open_items += [f"waiting for approval: {p.get('content')}" for p in pending]
+    # the same screen as facts: no instruction to the agent and nothing sensitive said in passing
+    if topic and summary_part_reason(topic):
+        topic = WITHHELD_TOPIC
+    decisions = [d for d in decisions if not summary_part_reason(d)]
+    open_items = [o for o in open_items if not summary_part_reason(o)]
     row = {"user_id": user_id, "thread_id": thread_id, "started_at": started_at, "ended_at": ended_at,
            "topic": topic, "decisions": decisions, "open_items": open_items}
     return {**row, "text": render_summary(row)}
@@ -130,6 +137,9 @@ def session_context(memory, user_id: str, budget: int, now: datetime,
     for kind in PROFILE_KINDS:
         lines += [{"label": kind, "content": f.content, "fact_id": f.id} for f in live if f.kind == kind]
     for s in memory.ledger.summaries(user_id):
+        parts = [s["topic"], *s["decisions"], *s["open_items"]]
+        if any(instruction_reason(p) for p in parts):  # defence in depth: written before the screen knew it
+            continue
         when = str(s["ended_at"])[:10]
         lines.append({"label": f"previous session {when}", "content": s["text"]})
     return _budget(lines, budget)

@@ -40,6 +40,10 @@ class FactIndex(Protocol):
     def get(self, user_id: str, ids: Sequence[str]) -> list[Fact]:
         """The live facts with these ids (missing ids are skipped)."""
 
+    def generation(self, user_id: str) -> int:
+        """A number that changes with every write this process makes to the user's live facts
+        (caches derived from them compare it); writes by other processes need not change it."""
+
     def count(self, user_id: str) -> int:
         """How many live facts the user has (0 for an unknown user)."""
 

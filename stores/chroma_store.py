@@ -74,6 +74,7 @@ class ChromaFactIndex:
         self.embedder_name = embedder_name
         self.dimension = dimension
         self._collections: dict[str, object] = {}
+        self._writes: dict[str, int] = {}  # user id -> writes by this process (see generation)
 
     def _check(self, col, user_id: str):
         meta = col.metadata or {}
@@ -121,6 +122,7 @@ class ChromaFactIndex:
         if any(f.user_id != user_id for f in facts):
             raise ValueError("Every fact must belong to the user it is written for")
         col = self._collection(user_id, create=True)
+        self._bump(user_id)
         _chroma_call("write facts", lambda: col.upsert(
             ids=[f.id for f in facts],
             embeddings=[list(e) for e in embeddings],
@@ -153,6 +155,17 @@ class ChromaFactIndex:
             query_embeddings=[list(embedding)], n_results=n, include=["distances"]))
         return [(i, float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)]
 
+    def generation(self, user_id: str) -> int:
+        """How many writes (upsert, delete, drop) this process has made to the user's facts.
+
+        A cache of anything derived from the user's live facts (the BM25 index of
+        :class:`memory_agent.memory.LongTermMemory`) is valid while this and :meth:`count` are
+        unchanged. Writes by other processes (a shared Chroma server) are not counted here."""
+        return self._writes.get(user_id, 0)
+
+    def _bump(self, user_id: str) -> None:
+        self._writes[user_id] = self._writes.get(user_id, 0) + 1
+
     def count(self, user_id: str) -> int:
         """How many live facts the user has (0 when the user has no collection)."""
         col = self._collection(user_id, create=False)
@@ -179,6 +192,7 @@ class ChromaFactIndex:
         """Remove facts of the user from the live collection."""
         col = self._collection(user_id, create=False)
         if col is not None and ids:
+            self._bump(user_id)
             _chroma_call("delete facts", lambda: col.delete(ids=list(ids)))
 
     def drop_user(self, user_id: str) -> int:
@@ -187,6 +201,7 @@ class ChromaFactIndex:
         if col is None:
             return 0
         n = col.count()
+        self._bump(user_id)
         self.client.delete_collection(col.name)
         self._collections.pop(user_id, None)
         return n

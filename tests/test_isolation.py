@@ -10,6 +10,7 @@ the chat model is the scripted fake.
 from __future__ import annotations
 
 import os
+import re
 import threading
 import unicodedata
 
@@ -148,7 +149,8 @@ def test_concurrent_sessions_of_different_users_never_see_each_others_facts(agen
 def test_an_explicit_user_id_wins_over_every_environment_variable(make_agent, model, monkeypatch, embedder, tmp_path):
     for name in ("MEMORY_AGENT_USER", "MEMORY_AGENT_USER_ID", "USER", "LOGNAME", "USERNAME"):
         monkeypatch.setenv(name, "mallory")
-    assert not any("user" in name for name in Settings.model_fields)  # the user id is never a setting
+    # the user id is never a setting
+    assert not any(re.fullmatch(r"(default_)?user(_id)?", name) for name in Settings.model_fields)
     propose(model, "vegetarian", {"kind": "preference", "content": "The user is vegetarian.", "topic": "diet"})
     agent = make_agent(model=model)
     agent.turn("alice", "I am vegetarian.", thread_id="t1", now=T0, approval="never")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import json
 import os
@@ -84,11 +85,19 @@ def bash_commands() -> list[tuple[str, dict[str, str]]]:
 
 
 #: Commands run outside this file, and where.
+LOCAL_EXTRA = importlib.util.find_spec("xllamacpp") is not None
 RUN_ELSEWHERE = {
     "make test": ".ci/run",
-    "make install EXTRAS=dev,studio": ".ci/run",
+    "make install EXTRAS=dev,studio": ".ci/run",  # .ci/run installs dev,studio,local
+    "make install EXTRAS=dev,local": ".ci/run",
     "make demo": ".ci/run",
     ".venv/bin/langgraph dev --no-browser": "tests/test_langgraph_dev.py",
+    # full eval runs, from the repository root where ../shared is: minutes each, so CI, not a test
+    ".venv/bin/memory-agent eval scenarios ../shared/evals/scenarios_example.jsonl": ".ci/run",
+    ".venv/bin/memory-agent eval scenarios evals/scenarios/examples.jsonl": ".ci/run",
+    ".venv/bin/memory-agent eval locomo ../shared/datasets/locomo/locomo_dev.json": ".ci/run",
+    ".venv/bin/memory-agent eval locomo-qa ../shared/datasets/locomo/locomo_dev.json --model offline -c conv-26":
+        ".ci/run",
 }
 
 
@@ -100,12 +109,15 @@ def test_every_readme_command_is_run_somewhere():
             continue
         assert command.startswith((".venv/bin/memory-agent ", ".venv/bin/python -m graph.diagram ")), (
             f"README command {command!r} is run by no test: run it in tests/test_readme.py or list it in RUN_ELSEWHERE")
-    assert 'make test EXTRAS="${EXTRAS:-dev,studio}"' in ci  # installs dev,studio, then tests
+    assert 'export EXTRAS="${EXTRAS:-dev,studio,local}"' in ci and re.search(r"^make test$", ci, re.MULTILINE)
     assert re.search(r"^make demo", ci, re.MULTILINE)
     for script in set(re.findall(r"`python (benchmarks/\w+\.py)", README)):  # quoted next to the figures
         assert re.search(rf"^\.venv/bin/python {script}", ci, re.MULTILINE), f"{script} is run neither here nor by CI"
     assert '"dev"' in dev_test and '"--no-browser"' in dev_test
     assert {c for c, _ in bash_commands()} >= set(RUN_ELSEWHERE), "RUN_ELSEWHERE lists a command the README lost"
+    for command, where in RUN_ELSEWHERE.items():
+        if where == ".ci/run" and command.startswith(".venv/bin/"):
+            assert re.search(rf"^{re.escape(command)}$", ci, re.MULTILINE), f"{command!r} is not in .ci/run"
 
 
 def test_fork_it_points_to_files_that_exist():
@@ -150,12 +162,15 @@ def test_readme_cli_commands_run_as_written(embedder, tmp_path, monkeypatch):
     fake = FakeOpenAI()
     runner = CliRunner()
     fill: dict[str, str] = {"FILE": str(scenarios)}
-    ran = []
+    ran, skipped = [], []
     try:
         for command, env in bash_commands():
-            if not command.startswith(".venv/bin/memory-agent "):
+            if not command.startswith(".venv/bin/memory-agent ") or command in RUN_ELSEWHERE:
                 continue
             argv = [fill.get(a.strip("[]"), a) for a in shlex.split(command)[1:]]
+            if "--model" in argv and argv[argv.index("--model") + 1] == "local" and not LOCAL_EXTRA:
+                skipped.append(command)  # needs the `local` extra, which .ci/run installs
+                continue
             env = {k: fake.url if v.startswith("http://127.0.0.1:") else v for k, v in env.items()}
             if "--model" in argv and argv[argv.index("--model") + 1].startswith("openai:"):
                 env.setdefault("OPENAI_BASE_URL", fake.url)  # the first OpenAI example would go to api.openai.com
@@ -177,7 +192,9 @@ def test_readme_cli_commands_run_as_written(embedder, tmp_path, monkeypatch):
     finally:
         fake.server.shutdown()
     outputs = dict(ran)
-    assert len(ran) == sum(c.startswith(".venv/bin/memory-agent ") for c, _ in bash_commands())
+    assert len(ran) + len(skipped) == sum(c.startswith(".venv/bin/memory-agent ") and c not in RUN_ELSEWHERE
+                                          for c, _ in bash_commands())
+    assert len(skipped) <= 1
     resumed = next(o for c, o in ran if "--thread" in c)
     assert "written: The user lives in Oslo." in resumed  # the approval left pending by the first chat
     listed = next(o for c, o in ran if "memories list" in c)

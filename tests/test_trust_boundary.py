@@ -143,8 +143,13 @@ def test_no_corpus_attempt_reaches_the_store_or_a_later_prompt(agent, model):
         assert all(d["reason"] for d in result.dropped)
     assert agent.memory.ledger.facts("mallory") == []
     assert agent.memory.live("mallory") == []
-    audit = agent.memory.ledger.audit_rows("mallory")
+    audit = [r for r in agent.memory.ledger.audit_rows("mallory") if r["operation"] != "SUMMARY"]
     assert len(audit) == 2 * len(CORPUS) and {r["decision"] for r in audit} == {"dropped"}
+    # each earlier thread was summarised when the next one started; no summary keeps an attempt
+    summaries = agent.memory.ledger.summaries("mallory")
+    assert len(summaries) == len(CORPUS) - 1
+    parts = [p for s in summaries for p in (s["topic"], *s["decisions"], *s["open_items"])]
+    assert parts and not any(instruction_reason(p) for p in parts), parts
 
     # later sessions: nothing of the corpus is in any prompt the model receives
     model.script = {}
