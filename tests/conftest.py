@@ -171,7 +171,9 @@ class Backend:
 
 
 def pytest_generate_tests(metafunc):
-    if "backend" in metafunc.fixturenames:
+    """Parametrise ``backend`` by the module's ``BACKENDS`` unless the test names its own."""
+    own = any(m.args and m.args[0] == "backend" for m in metafunc.definition.iter_markers("parametrize"))
+    if "backend" in metafunc.fixturenames and not own:
         metafunc.parametrize("backend", getattr(metafunc.module, "BACKENDS", ("embedded",)), indirect=True)
 
 
