@@ -353,11 +353,11 @@ class SQLFactLedger:
             "SELECT thread_id FROM user_threads WHERE user_id = ? ORDER BY created_at", (user_id,)
         )]
 
-    def all_threads(self) -> list[tuple[str, str]]:
-        """Every ``(user_id, thread_id)`` pair, oldest first: for retention jobs that work across users
-        (``memory-agent threads prune``), which then act on each thread under its own user."""
-        return [(r[0], r[1]) for r in self._rows(
-            "SELECT user_id, thread_id FROM user_threads ORDER BY created_at, user_id, thread_id")]
+    def all_threads(self) -> list[tuple[str, str, str]]:
+        """Every ``(user_id, thread_id, created_at ISO text)``, oldest first: for retention jobs that work
+        across users (``memory-agent threads prune``), which then act on each thread under its own user."""
+        return [(r[0], r[1], r[2]) for r in self._rows(
+            "SELECT user_id, thread_id, created_at FROM user_threads ORDER BY created_at, user_id, thread_id")]
 
     def forget_thread(self, user_id: str, thread_id: str) -> bool:
         """Remove ``thread_id`` from the user's threads (its checkpoints are the checkpointer's to
