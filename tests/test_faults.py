@@ -301,3 +301,32 @@ def test_server_chroma_refuses_a_missing_server_with_a_clear_error():
     with pytest.raises(StoreError, match="Cannot use the Chroma server") as info:
         make_chroma_client(url=f"http://127.0.0.1:{port}")
     assert "chroma run" in str(info.value)
+
+
+# ---- the ledger's dialect layer ----------------------------------------------------------------
+def test_portable_ledger_sql_is_translated_for_postgres_and_sqlite_only_sql_is_refused():
+    from stores.sql_store import postgres_sql
+
+    assert postgres_sql("SELECT data FROM facts WHERE user_id = ? AND content LIKE '50%?' AND n % 2 = ?") == (
+        "SELECT data FROM facts WHERE user_id = %s AND content LIKE '50%%?' AND n %% 2 = %s")
+    assert postgres_sql("INSERT OR IGNORE INTO t (a) VALUES (?)") == (
+        "INSERT INTO t (a) VALUES (%s) ON CONFLICT DO NOTHING")
+    ddl = postgres_sql("CREATE TABLE IF NOT EXISTS x (id INTEGER PRIMARY KEY AUTOINCREMENT, n INTEGER, b BLOB)")
+    assert "rowid BIGSERIAL" in ddl and "id BIGSERIAL PRIMARY KEY" in ddl and "n BIGINT" in ddl and "BYTEA" in ddl
+    with pytest.raises(StoreError, match="ON CONFLICT"):
+        postgres_sql("INSERT OR REPLACE INTO facts (user_id, id) VALUES (?, ?)")
+
+
+@pytest.mark.parametrize("backend", ["server"], indirect=True)
+def test_the_one_ledger_class_keeps_users_apart_and_insertion_order_on_postgres(make_agent, backend):
+    ledger = make_agent().memory.ledger
+    assert ledger.dialect == "postgres"
+    for n in range(3):
+        ledger.audit({"id": f"a{n}", "user_id": "alice", "at": T0, "decision": "approved", "decided_by": "user",
+                      "content": f"row {n}"})
+    ledger.audit({"id": "b0", "user_id": "bob", "at": T0, "decision": "approved", "decided_by": "user"})
+    assert not ledger.audit({"id": "a0", "user_id": "alice", "at": T0, "decision": "x", "decided_by": "y"})
+    assert [r["content"] for r in ledger.audit_rows("alice")] == ["row 0", "row 1", "row 2"]  # same `at`: rowid
+    assert [r["id"] for r in ledger.audit_rows("bob")] == ["b0"]
+    with pytest.raises(StoreError, match="refused"):
+        ledger.audit({"id": "c", "user_id": "alice", "at": T0, "decision": None, "decided_by": "user"})
