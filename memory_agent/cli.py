@@ -777,6 +777,8 @@ def effective_config(settings: Settings, explicit: dict[str, Any]) -> list[dict[
     for name, field in type(settings).model_fields.items():
         value = getattr(settings, name)
         env = f"MEMORY_AGENT_{name.upper()}"
+        aliases = [a for a in getattr(field.validation_alias, "choices", ()) if isinstance(a, str)]
+        env = next((e for e in (env, *aliases) if e in os.environ), env)  # e.g. DATABASE_URL
         if name in explicit:
             source = "option"
         elif env in os.environ:
