@@ -135,9 +135,12 @@ class ChromaFactIndex:
         # Chroma (>= 1.5) caps n_results at the collection's size and answers an empty one with [].
         res = _chroma_call("query facts", lambda: col.query(
             query_embeddings=[list(embedding)], n_results=n, include=["metadatas", "distances"]))
+        # A fact deleted (superseded, retracted) by another process while this query ran can come
+        # back with no metadata from a Chroma server: it is not live any more, so it is skipped.
         return [
             (Fact.model_validate_json(m["fact"]), float(d))
             for m, d in zip(res["metadatas"][0], res["distances"][0], strict=True)
+            if m is not None
         ]
 
     def count(self, user_id: str) -> int:
@@ -151,7 +154,7 @@ class ChromaFactIndex:
         if col is None or not ids:
             return []
         res = _chroma_call("read facts", lambda: col.get(ids=list(ids), include=["metadatas"]))
-        return [Fact.model_validate_json(m["fact"]) for m in res["metadatas"]]
+        return [Fact.model_validate_json(m["fact"]) for m in res["metadatas"] if m is not None]
 
     def list(self, user_id: str) -> list[Fact]:
         """Every live fact of the user, oldest first."""
@@ -159,7 +162,7 @@ class ChromaFactIndex:
         if col is None:
             return []
         res = _chroma_call("read facts", lambda: col.get(include=["metadatas"]))
-        facts = [Fact.model_validate_json(m["fact"]) for m in res["metadatas"]]
+        facts = [Fact.model_validate_json(m["fact"]) for m in res["metadatas"] if m is not None]
         return sorted(facts, key=lambda f: f.created_at)
 
     def delete(self, user_id: str, ids: Sequence[str]) -> None:

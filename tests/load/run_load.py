@@ -34,6 +34,7 @@ import argparse
 import json
 import multiprocessing as mp
 import os
+import shutil
 import sys
 import time
 import uuid
@@ -89,7 +90,12 @@ def worker_main(w: int, items: list[tuple[int, int]], args, out_path: str) -> No
                 report["turns"].append({"user": u, "k": k, "thread": thread, "committed": r.committed,
                                         "pending": len(r.pending)})
             except Exception as exc:  # reported and counted as a failure by the parent
-                report["errors"].append({"user": u, "k": k, "error": f"{type(exc).__name__}: {exc}"})
+                import traceback
+
+                report["errors"].append({"user": u, "k": k, "thread": thread, "error": f"{type(exc).__name__}: {exc}",
+                                         "where": traceback.format_exc()[-1500:]})
+                if agent.unfinished(f"user-{u:02d}", thread):  # as the chat does: finish it, go on
+                    agent.finish_interrupted(f"user-{u:02d}", thread)
         report["seconds"] = time.perf_counter() - t0
     Path(out_path).write_text(json.dumps(report))
 
@@ -111,6 +117,8 @@ def verify(args, reports: list[dict]) -> list[str]:
     approved_proposals: set[str] = set()
     per_thread: Counter = Counter()
     for r in reports:
+        for e in r["errors"]:  # a failed turn is finished by the worker, so its messages are there too
+            per_thread[(e["user"], e["thread"])] += 1
         for t in r["turns"]:
             per_thread[(t["user"], t["thread"])] += 1
             for c in t["committed"]:
@@ -242,10 +250,13 @@ def main() -> int:
         problems = verify(args, reports)
         for p in problems:
             print("FAIL:", p)
+        for e in (e for r in reports for e in r["errors"]):
+            print(f"turn {e['k']} of user {e['user']} failed:\n{e['where']}")
         if not problems:
             print("OK: every approved fact present exactly once, audit rows match, no fact under a wrong user")
         return 1 if problems else 0
     finally:
+        shutil.rmtree(f"/tmp/{run}", ignore_errors=True)
         admin.execute(f'DROP DATABASE IF EXISTS "{run}" WITH (FORCE)')
         admin.close()
         try:
