@@ -17,6 +17,7 @@ the extraction prompt and produces the :class:`ProposedFacts` a test scripted fo
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import re
@@ -178,10 +179,12 @@ def pytest_generate_tests(metafunc):
 
 
 @pytest.fixture
-def backend(request) -> Backend:
-    """``embedded`` (the default) or ``server``: fresh, empty stores for this test either way."""
+def backend(request) -> Iterator[Backend]:
+    """``embedded`` (the default) or ``server``: fresh, empty stores for this test either way (a server
+    test's Chroma database is deleted after it; its Postgres schema goes with the session database)."""
     if request.param == "embedded":
-        return Backend("embedded")
+        yield Backend("embedded")
+        return
     chroma_url = os.environ.get("MEMORY_AGENT_TEST_CHROMA_URL")
     if not chroma_url:
         _servers_missing("no Chroma server configured (MEMORY_AGENT_TEST_CHROMA_URL)")
@@ -196,7 +199,21 @@ def backend(request) -> Backend:
                 "chroma_database": f"test_{SESSION_TAG}_{n}"}
     env = {"MEMORY_AGENT_DATABASE_URL": settings["database_url"], "MEMORY_AGENT_CHROMA_URL": chroma_url,
            "MEMORY_AGENT_CHROMA_DATABASE": settings["chroma_database"]}
-    return Backend("server", settings, env)
+    yield Backend("server", settings, env)
+    _delete_chroma_database(chroma_url, settings["chroma_database"])
+
+
+def _delete_chroma_database(url: str, name: str) -> None:
+    """Best effort: a test's Chroma database on a long-lived server is removed after the test."""
+    from urllib.parse import urlparse
+
+    import chromadb
+
+    u = urlparse(url)
+    with contextlib.suppress(Exception):
+        chromadb.AdminClient(chromadb.config.Settings(
+            anonymized_telemetry=False, chroma_api_impl="chromadb.api.fastapi.FastAPI",
+            chroma_server_host=u.hostname, chroma_server_http_port=u.port)).delete_database(name)
 
 
 @pytest.fixture
