@@ -15,9 +15,14 @@ p95 in ms, and the split into query embedding vs Chroma query + rank. For contra
 collection with all facts and a ``user_id`` metadata field, and times the same query with
 ``where={"user_id": ...}`` (plus rank) — the layout the template avoids.
 
+``--chroma-url http://host:port`` runs the same on a Chroma server (``chroma run``) instead of the
+embedded folder, in a Chroma database made for the run and deleted after it.
+
 Usage::
 
     python benchmarks/load_memory_latency.py                      # default size (a few minutes)
+    python benchmarks/load_memory_latency.py --users 1000 --facts-per-user 200 --target-facts 10000 \
+        [--chroma-url http://127.0.0.1:8000]                      # the BENCHMARKS.md sizes
     python benchmarks/load_memory_latency.py --users 100 --repeats 50 --out /tmp/bench.json
 """
 
@@ -229,7 +234,8 @@ def machine() -> dict:
             mem_gb = round(int(f.readline().split()[1]) / 1024 / 1024, 1)
     except OSError:
         pass
-    return {"cpus": os.cpu_count(), "ram_gb": mem_gb, "platform": platform.platform(),
+    return {"cpus": os.cpu_count(), "ram_gb": mem_gb,
+            "load_average_1m_at_start": round(os.getloadavg()[0], 2), "platform": platform.platform(),
             "python": platform.python_version(), "chromadb": chromadb.__version__, "numpy": np.__version__}
 
 
@@ -248,6 +254,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--keep", action="store_true", help="keep the Chroma folder afterwards")
     parser.add_argument("--skip-shared", action="store_true", help="skip the shared-collection contrast")
     parser.add_argument("--out", type=Path, default=None, help="write the results as JSON here")
+    parser.add_argument("--chroma-url", default=None, help="a Chroma server instead of an embedded folder")
     args = parser.parse_args(argv)
     if args.users < 1 or args.target_facts < 1 or args.repeats < 1:
         parser.error("--users, --target-facts and --repeats must be at least 1")
@@ -265,7 +272,8 @@ def main(argv: list[str] | None = None) -> dict:
     embedder.embeddings.embed_query("warm up")
     print(f"loaded MiniLM in {time.perf_counter() - t0:.1f} s; Chroma folder: {folder}")
     try:
-        client = make_chroma_client(path=str(folder / "chroma"))
+        server_db = f"bench_{os.getpid()}" if args.chroma_url else "default_database"
+        client = make_chroma_client(path=str(folder / "chroma"), url=args.chroma_url, database=server_db)
         index = ChromaFactIndex(client, embedder.name, embedder.dimension)
         ledger = SQLiteFactLedger(folder / "ledger.sqlite")
         memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig())
@@ -284,7 +292,7 @@ def main(argv: list[str] | None = None) -> dict:
         per_user_typical = time_per_user(memory, typical, queries, args)
 
         result = {
-            "machine": info,
+            "machine": info, "chroma": f"server {args.chroma_url}" if args.chroma_url else "embedded folder",
             "vectors": f"random unit vectors, dimension {DIM} ({args.real_facts} real MiniLM facts for the target)",
             "users": len(users), "facts_total": len(facts), "target_user_facts": sizes[0],
             "typical_user_facts": sizes[-1], "fill_seconds": round(fill_s, 1), "repeats": args.repeats,
@@ -298,6 +306,8 @@ def main(argv: list[str] | None = None) -> dict:
             result["shared_collection_where"] = time_shared(col, memory, target, queries, args)
             result["shared_collection_where_typical_user"] = time_shared(col, memory, typical, queries, args)
         ledger.close()
+        if args.chroma_url:
+            _delete_server_database(args.chroma_url, server_db)
     finally:
         if not args.keep and args.dir is None:
             shutil.rmtree(folder, ignore_errors=True)
@@ -309,15 +319,26 @@ def main(argv: list[str] | None = None) -> dict:
     return result
 
 
+def _delete_server_database(url: str, name: str) -> None:
+    from urllib.parse import urlparse
+
+    u = urlparse(url)
+    chromadb.AdminClient(chromadb.config.Settings(
+        anonymized_telemetry=False, chroma_api_impl="chromadb.api.fastapi.FastAPI",
+        chroma_server_host=u.hostname, chroma_server_http_port=u.port)).delete_database(name)
+
+
 def report(r: dict) -> None:
     """Print the figures."""
     def line(label: str, s: dict) -> str:
         return f"  {label:<44} median {s['median_ms']:>8.2f} ms   p95 {s['p95_ms']:>8.2f} ms"
 
     print()
+    print(f"load average (1 min) at start {r['machine']['load_average_1m_at_start']}, at end "
+          f"{os.getloadavg()[0]:.2f} on {r['machine']['cpus']} CPUs (other work on the machine slows every figure)")
     print(f"sizes: {r['users']:,} users, {r['facts_total']:,} facts total, target user {r['target_user_facts']:,} "
           f"facts, typical user {r['typical_user_facts']:,} facts; {r['repeats']} timed runs each")
-    print(f"stored vectors: {r['vectors']}")
+    print(f"stored vectors: {r['vectors']}; Chroma: {r['chroma']}")
     pu = r["per_user_collection"]
     print("one collection per user (the template):")
     print(line("retrieve() end to end, target user", pu["retrieve"]))

@@ -13,6 +13,7 @@ import sqlite3
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -32,7 +33,7 @@ from memory_agent.settings import Settings
 from nodes.human_approval import parse_decisions
 from stores.chroma_store import ChromaFactIndex, make_chroma_client, remove_orphan_segment_dirs
 from stores.data_dir import DataDir
-from stores.sql_store import SQLiteFactLedger, compact_sqlite_file
+from stores.sql_store import SQLFactLedger, compact_sqlite_file
 
 
 class InputError(ValueError):
@@ -73,6 +74,21 @@ class TurnResult:
     node_seconds: dict[str, float] = field(default_factory=dict)
 
 
+@contextmanager
+def store_errors() -> Iterator[None]:
+    """Turn a Postgres failure of the checkpointer (down, PgBouncer gone, pool exhausted) into a
+    :class:`StoreError` that says what to do; the thread keeps its last checkpoint and continues
+    from there once the server is back."""
+    try:
+        yield
+    except Exception as exc:
+        if type(exc).__module__.split(".", 1)[0] not in ("psycopg", "psycopg_pool"):
+            raise
+        from stores.sql_store import postgres_error
+
+        raise postgres_error(exc, "Postgres (checkpointer)") from exc
+
+
 def checkpoint_thread_id(user_id: str, thread_id: str) -> str:
     """The checkpointer's thread id: the user's thread id namespaced by a hash of the user id,
     so one user can never open another user's transcript by guessing a thread name."""
@@ -96,7 +112,14 @@ class MemoryAgent:
 
     @classmethod
     def open(cls, settings: Settings | None = None, *, model=None, embedder: EmbedderInfo | None = None) -> MemoryAgent:
-        """Open the embedded stores in ``settings.data_dir`` and build the graph.
+        """Open the stores the settings name and build the graph.
+
+        Embedded (default): SQLite checkpointer + ledger and Chroma on disk in ``settings.data_dir``,
+        held under a lock. ``settings.database_url`` moves the checkpointer (``PostgresSaver``,
+        tables set up here) and the ledger to Postgres; ``settings.chroma_url`` moves the live facts
+        to a Chroma server. With both, no data folder is opened and any number of processes may
+        share the stores. Decisions a crashed process left half-written are finished first
+        (:meth:`LongTermMemory.repair`).
 
         Raises:
             stores.data_dir.DataDirError: the folder is not writable or another process holds it.
@@ -107,27 +130,40 @@ class MemoryAgent:
         settings = settings or Settings()
         model = model if model is not None else load_chat_model(settings.model, base_url=settings.openai_base_url)
         embedder = embedder or load_embedder(settings.embedder, openai_base_url=settings.openai_base_url)
-        data = DataDir(settings.data_dir)
-        closers = [data.close]
+        closers: list = []
         try:
-            ledger = SQLiteFactLedger(data.sqlite_path)
-            closers.insert(0, ledger.close)
-            conn = sqlite3.connect(str(data.sqlite_path), check_same_thread=False, timeout=5.0)
-            closers.insert(0, conn.close)
-            checkpointer = SqliteSaver(conn)
-            client = make_chroma_client(path=str(data.chroma_path), url=settings.chroma_url)
+            data = DataDir(settings.data_dir) if settings.uses_data_dir else None
+            if data is not None:
+                closers.append(data.close)
+            if settings.database_url:
+                from stores.postgres import make_checkpointer, open_pool
+
+                pool = open_pool(settings.database_url, prepare_threshold=settings.postgres_prepare_threshold,
+                                 max_size=settings.postgres_pool_size, timeout=settings.postgres_timeout)
+                closers.insert(0, pool.close)
+                ledger = SQLFactLedger(pool=pool, timeout=settings.postgres_timeout)
+                checkpointer = make_checkpointer(pool)
+            else:
+                ledger = SQLFactLedger(data.sqlite_path)
+                closers.insert(0, ledger.close)
+                conn = sqlite3.connect(str(data.sqlite_path), check_same_thread=False, timeout=5.0)
+                closers.insert(0, conn.close)
+                checkpointer = SqliteSaver(conn)
+            client = make_chroma_client(path=str(data.chroma_path) if data else None, url=settings.chroma_url,
+                                        tenant=settings.chroma_tenant, database=settings.chroma_database)
             closers.insert(0, client.close)
+            index = ChromaFactIndex(client, embedder.name, embedder.dimension)
+            memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig(top_k=settings.top_k),
+                                    max_facts=settings.max_facts_per_user, max_memory_tokens=settings.max_memory_tokens,
+                                    max_session_tokens=settings.max_session_tokens)
+            memory.repair()
         except BaseException:
             for close in closers:  # nothing half-open stays behind
                 close()
             raise
-        index = ChromaFactIndex(client, embedder.name, embedder.dimension)
-        memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig(top_k=settings.top_k),
-                                max_facts=settings.max_facts_per_user, max_memory_tokens=settings.max_memory_tokens,
-                                max_session_tokens=settings.max_session_tokens)
         agent = cls(memory, model, checkpointer, settings, closers=closers)
         agent._compactors = [ledger.compact]
-        if not settings.chroma_url:
+        if data is not None and not settings.chroma_url:
             agent._compactors += [lambda: remove_orphan_segment_dirs(data.chroma_path),
                                   lambda: compact_sqlite_file(data.chroma_path / "chroma.sqlite3")]
         return agent
@@ -168,7 +204,8 @@ class MemoryAgent:
 
     def _state(self, user_id: str, thread_id: str) -> tuple[list[dict], bool]:
         """One checkpoint read: ``(pending proposals, unfinished)``."""
-        snapshot = self.graph.get_state(self._config(user_id, thread_id))
+        with store_errors():
+            snapshot = self.graph.get_state(self._config(user_id, thread_id))
         for intr in snapshot.interrupts or ():
             if isinstance(intr.value, dict) and "proposals" in intr.value:
                 return list(intr.value["proposals"]), False
@@ -245,11 +282,12 @@ class MemoryAgent:
 
     def _stream(self, payload, config, ctx) -> Iterator[tuple[str, dict, float]]:
         last = time.perf_counter()
-        for chunk in self.graph.stream(payload, config=config, context=ctx, stream_mode="updates"):
-            now = time.perf_counter()
-            for node, update in chunk.items():
-                yield node, update if isinstance(update, dict) else {"value": update}, now - last
-            last = now
+        with store_errors():
+            for chunk in self.graph.stream(payload, config=config, context=ctx, stream_mode="updates"):
+                now = time.perf_counter()
+                for node, update in chunk.items():
+                    yield node, update if isinstance(update, dict) else {"value": update}, now - last
+                last = now
 
     def _collect(self, events, result: TurnResult) -> TurnResult:
         for node, update, seconds in events:

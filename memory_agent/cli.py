@@ -10,6 +10,8 @@ Commands::
     memory-agent maintain [--user U] [--dry-run]
     memory-agent config
     memory-agent demo [--scenarios FILE] [--locomo PATH] [--no-locomo]
+    memory-agent doctor [--fix]                      (memory_agent/cli_ops.py)
+    memory-agent threads prune --older-than DAYS     (memory_agent/cli_ops.py)
 
 Start-up is kept short: this module imports only typer, rich and the settings; the graph,
 LangGraph, Chroma and the embedder are imported inside the commands. ``chat`` opens the agent
@@ -561,14 +563,25 @@ def chat(
             opener.close()
 
 
-@app.command()
+threads_app = typer.Typer(help="List a user's threads (--user), or prune old ones (threads prune).",
+                          rich_markup_mode="rich")
+app.add_typer(threads_app, name="threads")
+
+
+@threads_app.callback(invoke_without_command=True)
 def threads(
     ctx: typer.Context,
-    user: Annotated[str, typer.Option("--user", "-u", help="Whose threads to list.")],
+    user: Annotated[str | None, typer.Option("--user", "-u", help="Whose threads to list.")] = None,
     as_json: JsonFlag = False,
 ) -> None:
     """List a user's conversation threads and the memory proposals waiting in each."""
+    if ctx.invoked_subcommand:
+        return
     console = get_console()
+    if user is None:
+        console.print("[bold red]Usage problem:[/] pass --user to list a user's threads, e.g. "
+                      "memory-agent threads --user alice@example.com (or: memory-agent threads prune --help)")
+        raise typer.Exit(2)
     with _read_only_agent(ctx, console, user) as agent:
         rows = agent.threads(user)
         if as_json:
@@ -601,7 +614,7 @@ def _read_only_agent(ctx: typer.Context, console: Console, user: str) -> Iterato
     with _handle_errors(console):
         _require_user(user)
         settings = _settings(ctx)
-        if not settings.data_dir.exists():
+        if settings.uses_data_dir and not settings.data_dir.exists():
             raise _UsageError(f"There is no data folder at {settings.data_dir.resolve()}: nothing was stored there. "
                               "Check --data-dir (or MEMORY_AGENT_DATA_DIR).")
         agent = _open_agent(settings, read_only=True)
@@ -797,6 +810,8 @@ def effective_config(settings: Settings, explicit: dict[str, Any]) -> list[dict[
     for name, field in type(settings).model_fields.items():
         value = getattr(settings, name)
         env = f"MEMORY_AGENT_{name.upper()}"
+        aliases = [a for a in getattr(field.validation_alias, "choices", ()) if isinstance(a, str)]
+        env = next((e for e in (env, *aliases) if e in os.environ), env)  # e.g. DATABASE_URL
         if name in explicit:
             source = "option"
         elif env in os.environ:
@@ -891,7 +906,10 @@ from evals.cli import eval_app  # noqa: E402  (the eval commands live in their o
 app.add_typer(eval_app, name="eval")
 
 # user control and lifecycle commands live in their own module; importing it registers them
-from memory_agent import cli_memories  # noqa: E402,F401
+from memory_agent import (
+    cli_memories,  # noqa: E402,F401
+    cli_ops,  # noqa: E402,F401 - registers doctor and threads prune
+)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(app())

@@ -9,6 +9,12 @@ Write order in :meth:`apply` keeps the two stores in agreement and never loses t
 of a contradiction: the new fact goes to the ledger and the live index first; only then is
 the old one marked superseded in the ledger and removed from the live index; the audit row
 comes last. Every id is deterministic, so a retried commit writes nothing twice.
+
+A process can die between those writes (SIGKILL, power, a store going down). So before the first
+write, :meth:`apply` records the decision in the ledger's commit journal, and removes it after the
+audit row. :meth:`repair` (run when the agent opens) writes every decision still in the journal
+again; since each step is idempotent, afterwards no fact is live without its audit row and no audit
+row says approved without its fact.
 """
 
 from __future__ import annotations
@@ -264,6 +270,33 @@ class LongTermMemory:
             summary["written"] = self.ledger.audit(audit)
             return summary
 
+        entry = f"j_{proposal.id}"
+        self.ledger.journal_begin(user_id, entry, {
+            "proposal": proposal.model_dump(mode="json"), "action": action, "now": now.isoformat(),
+            "decided_by": decided_by, "content": content}, now)
+        summary = self._write(user_id, proposal, fact_id, now, audit, summary)
+        self.ledger.journal_end(user_id, entry)
+        return summary
+
+    def repair(self) -> list[dict[str, Any]]:
+        """Write again every decision a process began and did not finish (left in the commit journal
+        by a crash or a store that went down mid-commit), each under its own user. Returns the
+        summaries of :meth:`apply`; ``[]`` when nothing was left (one small query).
+
+        Raises:
+            stores.base.StoreError: a store is down; the journal keeps the entries for the next try.
+        """
+        done = []
+        for entry in self.ledger.journal_open():
+            p = entry["payload"]
+            proposal = Proposal.model_validate(p["proposal"])
+            done.append(self.apply(entry["user_id"], proposal, p["action"], datetime.fromisoformat(p["now"]),
+                                   p["decided_by"], p.get("content")))
+        return done
+
+    def _write(self, user_id: str, proposal: Proposal, fact_id: str, now: datetime, audit: dict[str, Any],
+               summary: dict[str, Any]) -> dict[str, Any]:
+        """The writes of an approved/edited decision, in the order the module docstring gives."""
         existing = self.ledger.get_fact(user_id, fact_id)
         # The target may have changed since the proposal was made (another thread's approval):
         # act on the live head of its supersede chain, or on nothing if that was retracted. A retry
@@ -272,6 +305,10 @@ class LongTermMemory:
             target_id = existing.supersedes
         else:
             target_id = self._live_head(user_id, proposal.target_id)
+            if target_id is None and proposal.operation == "RETRACT" and proposal.target_id:
+                target = self.ledger.get_fact(user_id, proposal.target_id)
+                if target is not None and target.status == "retracted":  # a retry: finish removing it
+                    target_id = target.id
         if target_id != proposal.target_id:
             audit["reason"] = f"{proposal.reason}; target {proposal.target_id} is no longer live, acted on {target_id}"
             audit["target_id"] = summary["target_id"] = target_id

@@ -5,7 +5,7 @@
   the call to that user inside the store (its own collection or key), never by filtering
   results afterwards.
 - :class:`FactLedger`: every fact ever committed (live and not), the audit log, and the
-  user → threads index (default: SQLite).
+  user → threads index and the commit journal (SQLite by default, or PostgreSQL).
 """
 
 from __future__ import annotations
@@ -138,3 +138,12 @@ class FactLedger(Protocol):
     def scan(self, needles: Sequence[str], user_id: str | None = None) -> list[dict[str, Any]]:
         """Rows keyed by ``user_id`` (exact) and every text column holding one of ``needles``
         (substring), in every table; empty when nothing remains."""
+
+    def journal_begin(self, user_id: str, entry_id: str, payload: dict[str, Any], at: datetime) -> None:
+        """Record a decision about to be written (idempotent), with what is needed to write it again."""
+
+    def journal_end(self, user_id: str, entry_id: str) -> None:
+        """The decision is fully written."""
+
+    def journal_open(self) -> list[dict[str, Any]]:
+        """Decisions begun and not ended, of every user: ``{"user_id", "id", "at", "payload"}``."""

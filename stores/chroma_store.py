@@ -138,9 +138,12 @@ class ChromaFactIndex:
         # Chroma (>= 1.5) caps n_results at the collection's size and answers an empty one with [].
         res = _chroma_call("query facts", lambda: col.query(
             query_embeddings=[list(embedding)], n_results=n, include=["metadatas", "distances"]))
+        # A fact deleted (superseded, retracted) by another process while this query ran can come
+        # back with no metadata from a Chroma server: it is not live any more, so it is skipped.
         return [
             (Fact.model_validate_json(m["fact"]), float(d))
             for m, d in zip(res["metadatas"][0], res["distances"][0], strict=True)
+            if m is not None
         ]
 
     def nearest_ids(self, user_id: str, embedding: Sequence[float], n: int) -> list[tuple[str, float]]:
@@ -177,7 +180,7 @@ class ChromaFactIndex:
         if col is None or not ids:
             return []
         res = _chroma_call("read facts", lambda: col.get(ids=list(ids), include=["metadatas"]))
-        return [Fact.model_validate_json(m["fact"]) for m in res["metadatas"]]
+        return [Fact.model_validate_json(m["fact"]) for m in res["metadatas"] if m is not None]
 
     def list(self, user_id: str) -> list[Fact]:
         """Every live fact of the user, oldest first."""
@@ -185,7 +188,7 @@ class ChromaFactIndex:
         if col is None:
             return []
         res = _chroma_call("read facts", lambda: col.get(include=["metadatas"]))
-        facts = [Fact.model_validate_json(m["fact"]) for m in res["metadatas"]]
+        facts = [Fact.model_validate_json(m["fact"]) for m in res["metadatas"] if m is not None]
         return sorted(facts, key=lambda f: f.created_at)
 
     def delete(self, user_id: str, ids: Sequence[str]) -> None:
@@ -268,18 +271,39 @@ def remove_orphan_segment_dirs(chroma_path: str | Path) -> list[str]:
     return gone
 
 
-def make_chroma_client(path: str | None = None, url: str | None = None):
+def make_chroma_client(path: str | None = None, url: str | None = None, *, tenant: str = "default_tenant",
+                       database: str = "default_database"):
     """A Chroma client: ``HttpClient`` for ``url`` (``http://host:port``), else ``PersistentClient(path)``.
 
-    Telemetry is switched off; nothing is downloaded.
+    On a server, ``database`` of ``tenant`` is created when it does not exist yet (one database per
+    deployment keeps several agents apart on one server). Telemetry is switched off; nothing is
+    downloaded.
+
+    Raises:
+        StoreError: the server cannot be reached, or the folder cannot be opened.
     """
     settings = chromadb.config.Settings(anonymized_telemetry=False)
     if url:
         from urllib.parse import urlparse
 
         u = urlparse(url)
-        return chromadb.HttpClient(host=u.hostname or "localhost", port=u.port or 8000, ssl=u.scheme == "https",
-                                   settings=settings)
+        host, port, ssl = u.hostname or "localhost", u.port or 8000, u.scheme == "https"
+        try:
+            admin = chromadb.AdminClient(chromadb.config.Settings(
+                anonymized_telemetry=False, chroma_api_impl="chromadb.api.fastapi.FastAPI",
+                chroma_server_host=host, chroma_server_http_port=port, chroma_server_ssl_enabled=ssl))
+            try:
+                admin.get_database(database, tenant=tenant)
+            except chromadb.errors.NotFoundError:
+                admin.create_database(database, tenant=tenant)
+            return chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=settings, tenant=tenant,
+                                       database=database)
+        except Exception as exc:  # connection refused, timeouts, an unknown tenant
+            raise StoreError(
+                f"Cannot use the Chroma server at {url} (tenant {tenant!r}, database {database!r}): "
+                f"{type(exc).__name__}: {exc}. Start it (chroma run --host 127.0.0.1 --port {port} --path DIR) "
+                "or fix CHROMA_URL; nothing was written."
+            ) from exc
     if path is None:
         raise ValueError("Give a Chroma folder path or a server URL")
     try:

@@ -1,5 +1,14 @@
-"""Shared fixtures: one real MiniLM embedder per session, agents on real SQLite + Chroma in
-``tmp_path``, and a scripted fake chat model (the only fake: it stands in for the LLM).
+"""Shared fixtures: one real MiniLM embedder per session, agents on real stores, and a scripted fake
+chat model (the only fake: it stands in for the LLM).
+
+Backends: ``make_agent`` builds agents on the ``backend`` fixture. A test module that sets
+``BACKENDS = ("embedded", "server")`` runs each of its tests on both: ``embedded`` = SQLite + Chroma
+in ``tmp_path``; ``server`` = PostgreSQL (a database made for this test session, one schema per
+test, dropped at the end) + a Chroma server (one Chroma database per test). The server is the one
+``MEMORY_AGENT_TEST_CHROMA_URL`` names (``.ci/run`` starts one); Postgres is reached through
+``MEMORY_AGENT_TEST_DATABASE_URL`` (default ``postgresql://postgres@127.0.0.1:5432/postgres``). Without
+them the ``server`` tests are skipped, unless ``MEMORY_AGENT_TEST_SERVERS=required`` (set by CI), which
+turns the skip into a failure.
 
 The fake model answers every chat call with a fixed reply (recording the prompt it got) and,
 for ``with_structured_output``, returns a ``RunnableLambda`` that reads the user message out of
@@ -8,8 +17,13 @@ the extraction prompt and produces the :class:`ProposedFacts` a test scripted fo
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+import os
 import re
+import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -110,16 +124,108 @@ def model() -> ScriptedChatModel:
     return ScriptedChatModel()
 
 
+ADMIN_DATABASE_URL = os.environ.get("MEMORY_AGENT_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+SESSION_TAG = f"{os.getpid()}_{uuid.uuid4().hex[:6]}"
+_counter = itertools.count()
+
+
+def _servers_missing(reason: str):
+    """Skip a ``server`` test, or fail it when CI said the servers are required."""
+    if os.environ.get("MEMORY_AGENT_TEST_SERVERS") == "required":
+        pytest.fail(f"server backends are required here but {reason}")
+    pytest.skip(reason)
+
+
+def with_schema(url: str, schema: str) -> str:
+    """``url`` with libpq's ``options=-csearch_path=<schema>``, so every table lands in ``schema``."""
+    return f"{url}{'&' if '?' in url else '?'}options=-csearch_path%3D{schema}"
+
+
+@pytest.fixture(scope="session")
+def postgres_database() -> Iterator[str]:
+    """A database made for this test session (``memory_agent_test_<pid>_<rand>``) and dropped after it,
+    so parallel runs on the same Postgres never meet. Yields its URL."""
+    import psycopg
+
+    try:
+        admin = psycopg.connect(ADMIN_DATABASE_URL, autocommit=True, connect_timeout=5)
+    except psycopg.Error as exc:
+        _servers_missing(f"Postgres is not reachable at {ADMIN_DATABASE_URL} ({exc})")
+    name = f"memory_agent_test_{SESSION_TAG}"
+    admin.execute(f'CREATE DATABASE "{name}"')
+    base = ADMIN_DATABASE_URL.rsplit("/", 1)[0]
+    try:
+        yield f"{base}/{name}"
+    finally:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.close()
+
+
+@dataclass
+class Backend:
+    """Where a test's agents keep their stores: ``settings`` go to :class:`Settings`, ``env`` to a child
+    process (its ``Settings()`` reads them)."""
+
+    name: str
+    settings: dict[str, Any] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+
+
+def pytest_generate_tests(metafunc):
+    """Parametrise ``backend`` by the module's ``BACKENDS`` unless the test names its own."""
+    own = any(m.args and m.args[0] == "backend" for m in metafunc.definition.iter_markers("parametrize"))
+    if "backend" in metafunc.fixturenames and not own:
+        metafunc.parametrize("backend", getattr(metafunc.module, "BACKENDS", ("embedded",)), indirect=True)
+
+
 @pytest.fixture
-def make_agent(tmp_path: Path, embedder: EmbedderInfo) -> Iterator[Callable[..., MemoryAgent]]:
+def backend(request) -> Iterator[Backend]:
+    """``embedded`` (the default) or ``server``: fresh, empty stores for this test either way (a server
+    test's Chroma database is deleted after it; its Postgres schema goes with the session database)."""
+    if request.param == "embedded":
+        yield Backend("embedded")
+        return
+    chroma_url = os.environ.get("MEMORY_AGENT_TEST_CHROMA_URL")
+    if not chroma_url:
+        _servers_missing("no Chroma server configured (MEMORY_AGENT_TEST_CHROMA_URL)")
+    import psycopg
+
+    database_url = request.getfixturevalue("postgres_database")
+    n = next(_counter)
+    schema = f"t{n}"
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    settings = {"database_url": with_schema(database_url, schema), "chroma_url": chroma_url,
+                "chroma_database": f"test_{SESSION_TAG}_{n}"}
+    env = {"MEMORY_AGENT_DATABASE_URL": settings["database_url"], "MEMORY_AGENT_CHROMA_URL": chroma_url,
+           "MEMORY_AGENT_CHROMA_DATABASE": settings["chroma_database"]}
+    yield Backend("server", settings, env)
+    _delete_chroma_database(chroma_url, settings["chroma_database"])
+
+
+def _delete_chroma_database(url: str, name: str) -> None:
+    """Best effort: a test's Chroma database on a long-lived server is removed after the test."""
+    from urllib.parse import urlparse
+
+    import chromadb
+
+    u = urlparse(url)
+    with contextlib.suppress(Exception):
+        chromadb.AdminClient(chromadb.config.Settings(
+            anonymized_telemetry=False, chroma_api_impl="chromadb.api.fastapi.FastAPI",
+            chroma_server_host=u.hostname, chroma_server_http_port=u.port)).delete_database(name)
+
+
+@pytest.fixture
+def make_agent(tmp_path: Path, embedder: EmbedderInfo, backend: Backend) -> Iterator[Callable[..., MemoryAgent]]:
     """Factory ``make_agent(data_dir=None, model=None, **settings)`` → an open :class:`MemoryAgent`
-    on real SQLite + Chroma (default folder ``tmp_path/'data'``). Every agent is closed at teardown
-    (they hold an exclusive lock on the data folder)."""
+    on the test's ``backend`` (embedded: real SQLite + Chroma in ``tmp_path/'data'``). Every agent is
+    closed at teardown (embedded ones hold an exclusive lock on the data folder)."""
     opened: list[MemoryAgent] = []
 
     def _make(data_dir: Path | None = None, model: BaseChatModel | None = None, **settings) -> MemoryAgent:
         agent = MemoryAgent.open(
-            Settings(data_dir=data_dir or tmp_path / "data", **settings),
+            Settings(data_dir=data_dir or tmp_path / "data", **{**backend.settings, **settings}),
             model=model if model is not None else ScriptedChatModel(),
             embedder=embedder,
         )

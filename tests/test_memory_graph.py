@@ -20,6 +20,8 @@ from memory_agent.agent import InputError, MemoryAgent, PendingApprovalError
 from memory_agent.facts import Proposal
 from stores.chroma_store import collection_name
 
+#: every test here runs on the embedded stores and on the server stores (see conftest.backend)
+BACKENDS = ("embedded", "server")
 TESTS_DIR = Path(__file__).resolve().parent
 PROJECT_DIR = TESTS_DIR.parent
 
@@ -246,8 +248,8 @@ def test_pending_approval_survives_reopening_the_agent(make_agent, tmp_path):
     assert second.pending("alice", "t1") == []
 
 
-def test_pending_approval_is_resumed_in_a_new_process(make_agent, tmp_path):
-    """The first half runs in a separate Python process; only the SQLite checkpointer links them."""
+def test_pending_approval_is_resumed_in_a_new_process(make_agent, tmp_path, backend):
+    """The first half runs in a separate Python process; only the checkpointer links them."""
     data_dir = tmp_path / "data"
     child = textwrap.dedent(f"""
         import json, os, sys
@@ -262,7 +264,7 @@ def test_pending_approval_is_resumed_in_a_new_process(make_agent, tmp_path):
             result = agent.turn("alice", "I am vegetarian.", thread_id="t1", now=T0)
         print(json.dumps({{"pid": os.getpid(), "pending": result.pending}}))
     """)
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", **backend.env}
     run = subprocess.run([sys.executable, "-c", child], cwd=PROJECT_DIR, env=env, capture_output=True, text=True,
                          timeout=180)
     assert run.returncode == 0, run.stderr[-3000:]
