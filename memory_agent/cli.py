@@ -906,10 +906,7 @@ from evals.cli import eval_app  # noqa: E402  (the eval commands live in their o
 app.add_typer(eval_app, name="eval")
 
 # user control and lifecycle commands live in their own module; importing it registers them
-from memory_agent import (
-    cli_memories,  # noqa: E402,F401
-    cli_ops,  # noqa: E402,F401 - registers doctor and threads prune
-)
+from memory_agent import cli_memories, cli_ops  # noqa: E402,F401 - user control, lifecycle, doctor, threads prune
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(app())
