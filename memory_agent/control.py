@@ -297,7 +297,7 @@ def forget_user(agent: MemoryAgent, user_id: str, now: datetime, canaries: Seque
     ledger.audit({"id": f"a_{tombstone}", "user_id": tombstone, "at": now, "operation": "ERASE",
                   "decision": "erased", "decided_by": "user",
                   "reason": "forget-user: " + ", ".join(f"{k} {v}" for k, v in sorted(removed.items()))})
-    memory._embeddings_cache.clear()
+    memory.forget_cached(user_id)
     _compact_embedded_files(agent)
     canaries = [c for c in canaries if c]
     remaining = scan_user(agent, user_id, canaries)

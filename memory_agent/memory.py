@@ -107,6 +107,9 @@ class LongTermMemory:
         lexical_index, facts = self._lexical_index(user_id, count)
         if any(i not in facts for i, _ in nearest):  # written by another process since: rebuild
             lexical_index, facts = self._lexical_index(user_id, count, rebuild=True)
+            missing = [i for i, _ in nearest if i not in facts]
+            if missing:  # still missing (a write landed between the query and the listing): read them
+                facts = {**facts, **{f.id: f for f in self.index.get(user_id, missing)}}
         lexical = lexical_index.scores(query, coverage=config.lexical_coverage)
         best_lexical = sorted(lexical, key=lexical.get, reverse=True)[: config.lexical_candidates]
         candidates = [(facts[i], d) for i, d in nearest if i in facts]
@@ -114,6 +117,14 @@ class LongTermMemory:
         # cosine unknown (outside the nearest ``candidates``): distance 1, i.e. cosine 0
         candidates += [(facts[i], 1.0) for i in best_lexical if i not in seen and i in facts]
         return rank(candidates, now, config, {i: lexical[i] for i in best_lexical})
+
+    def forget_cached(self, user_id: str) -> None:
+        """Drop everything this process caches about the user (query and fact embeddings, the BM25
+        index and its copy of the live facts): called when the user is erased, so no copy outlives
+        the stores."""
+        self._lexical.pop(user_id, None)
+        for key in [k for k in self._embeddings_cache if k[0] == user_id]:
+            del self._embeddings_cache[key]
 
     def _lexical_index(self, user_id: str, count: int, rebuild: bool = False) -> tuple[LexicalIndex, dict[str, Fact]]:
         """The user's BM25 index and live facts by id, built from the user's own collection and kept

@@ -188,6 +188,8 @@ def test_forget_user_erases_every_store_and_touches_no_one_else(agent, model):
 
     report = control.forget_user(agent, "alice", day(1), canaries=[CANARY])
     assert report.remaining == []
+    # no in-process copy outlives the stores: the embedding cache and the BM25 index hold nothing of alice
+    assert not any(k[0] == "alice" for k in agent.memory._embeddings_cache) and "alice" not in agent.memory._lexical
     assert report.removed["live_index"] == 151 and report.removed["facts"] == 151
     assert report.removed["checkpoint_threads"] == 2
     # t1 was summarised when t2 started; t2's summary was planted with the canary
