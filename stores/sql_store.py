@@ -361,7 +361,10 @@ class SQLFactLedger:
         """Record that facts were injected in turn ``turn_id`` at ``at``: set last-used and add one to
         the use count — once per (fact, turn), so a re-run commit does not count twice."""
         with self._transaction() as conn:
-            for fid in fact_ids:
+            # rows are locked in one global order (sorted ids): two processes touching the same facts,
+            # ranked differently, would otherwise each hold a row the other waits for (a deadlock on
+            # Postgres, found by tests/load/run_load.py)
+            for fid in sorted(set(fact_ids)):
                 # lock the fact row first (a no-op update), so two processes touching one fact at once
                 # on Postgres count both uses instead of one overwriting the other's count
                 conn.execute("UPDATE facts SET status = status WHERE user_id = ? AND id = ?", (user_id, fid))
