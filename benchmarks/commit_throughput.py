@@ -43,7 +43,7 @@ WORDS = ["Postgres", "Rust", "tennis", "Lisbon", "green tea", "the cello", "ches
 
 
 def proposals(worker: int, n: int):
-    from memory_agent.facts import Proposal, Source
+    from memory_agent.core.facts import Proposal, Source
 
     out = []
     for i in range(n):
@@ -58,9 +58,9 @@ def proposals(worker: int, n: int):
 def writer(worker: int, n: int, settings_kwargs: dict, barrier, out_path: str) -> None:
     """Open the stores, embed once to load MiniLM, wait for the others, then apply ``n`` decisions."""
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    from memory_agent.agent import MemoryAgent
-    from memory_agent.offline_model import OfflineChatModel
-    from memory_agent.settings import Settings
+    from memory_agent.app.agent import MemoryAgent
+    from memory_agent.app.settings import Settings
+    from memory_agent.models.offline import OfflineChatModel
 
     with MemoryAgent.open(Settings(**settings_kwargs), model=OfflineChatModel()) as agent:
         memory = agent.memory

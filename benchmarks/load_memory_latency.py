@@ -2,7 +2,7 @@
 
 Builds an embedded Chroma ``PersistentClient`` in a temporary folder holding ``--users`` users with
 ``--facts-per-user`` facts on average (default 1,000 × 100 = 100,000 facts, one collection per user,
-written through :class:`stores.chroma_store.ChromaFactIndex`). One target user holds ``--target-facts``
+written through :class:`memory_agent.stores.chroma_store.ChromaFactIndex`). One target user holds ``--target-facts``
 of them (default 1,000); the others share the rest (99 or 100 each).
 
 The fill uses random unit vectors of dimension 384 (the size of all-MiniLM-L6-v2) so it takes minutes,
@@ -45,13 +45,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import chromadb  # noqa: E402
+from memory_agent.stores.chroma_store import ChromaFactIndex, _metadata, make_chroma_client  # noqa: E402
+from memory_agent.stores.long_term import LongTermMemory  # noqa: E402
+from memory_agent.stores.sql_store import SQLiteFactLedger  # noqa: E402
 
-from memory_agent.embeddings import load_embedder  # noqa: E402
-from memory_agent.facts import FACT_KINDS, Fact, Source  # noqa: E402
-from memory_agent.memory import LongTermMemory  # noqa: E402
-from memory_agent.retrieval import RetrievalConfig, rank  # noqa: E402
-from stores.chroma_store import ChromaFactIndex, _metadata, make_chroma_client  # noqa: E402
-from stores.sql_store import SQLiteFactLedger  # noqa: E402
+from memory_agent.core.facts import FACT_KINDS, Fact, Source  # noqa: E402
+from memory_agent.memory.retrieval import RetrievalConfig, rank  # noqa: E402
+from memory_agent.models.embeddings import load_embedder  # noqa: E402
 
 DIM = 384
 NOW = datetime(2025, 6, 1, tzinfo=UTC)

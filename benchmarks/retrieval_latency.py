@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
-from evals.locomo import load_locomo  # noqa: E402
-from evals.locomo_retrieval import default_memory_factory, episode_facts, episode_user, percentile  # noqa: E402
+from memory_agent.evals.locomo import load_locomo  # noqa: E402
+from memory_agent.evals.locomo_retrieval import default_memory_factory, episode_facts, episode_user, percentile  # noqa: E402
 
 
 def main() -> None:

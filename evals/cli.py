@@ -62,15 +62,15 @@ def _progress(console) -> Progress:
 
 
 def _settings_with_model(ctx: typer.Context, model: str | None):
-    from memory_agent.cli import _settings
-    from memory_agent.settings import Settings
+    from memory_agent.app.settings import Settings
+    from memory_agent.cli.main import _settings
 
     settings = _settings(ctx)
     return Settings(**{**settings.model_dump(), "model": model}) if model else settings
 
 
 def _load_locomo(console, file: Path, conversation: list[str] | None):
-    from evals.locomo import load_locomo
+    from memory_agent.evals.locomo import load_locomo
 
     if not Path(file).is_file():
         console.print(f"[bold red]No LoCoMo file at {escape(str(file))}.[/] Pass the path of locomo_dev.json or "
@@ -102,10 +102,16 @@ def run_scenarios_eval(file: Path, settings, out: Path, console) -> dict[str, An
     ``scenarios.png`` into ``out``; returns the results dict (``memory_on``, ``memory_off``, ``model``).
 
     Raises:
-        FileNotFoundError, evals.scenarios.ScenarioFormatError: the file cannot be loaded.
+        FileNotFoundError, memory_agent.evals.scenarios.ScenarioFormatError: the file cannot be loaded.
     """
-    from evals.plots import plot_scenarios
-    from evals.scenarios import load_scenarios, make_agent_factory, render_comparison, report_to_dict, run_scenarios
+    from memory_agent.evals.plots import plot_scenarios
+    from memory_agent.evals.scenarios import (
+        load_scenarios,
+        make_agent_factory,
+        render_comparison,
+        report_to_dict,
+        run_scenarios,
+    )
 
     scenarios = load_scenarios(file)
     out = _out(out, "scenarios")
@@ -137,8 +143,9 @@ def scenarios_cmd(
                                              show_default=False)] = None,
 ) -> None:
     """Replay every scenario with memory on and with memory off through the real graph; compare."""
-    from evals.scenarios import ScenarioFormatError
-    from memory_agent.cli import _handle_errors, get_console
+    from memory_agent.evals.scenarios import ScenarioFormatError
+
+    from memory_agent.cli.main import _handle_errors, get_console
 
     console = get_console()
     with _handle_errors(console):
@@ -160,7 +167,7 @@ def scenarios_cmd(
 
 def retrieval_table(results: dict[str, Any]) -> Table:
     """A rich table: per retriever, overall metrics, recall@10 per category and p95 latency."""
-    from evals.locomo_retrieval import CATEGORIES, METRICS
+    from memory_agent.evals.locomo_retrieval import CATEGORIES, METRICS
 
     cats = results["categories"]
     table = Table(title=f"LoCoMo evidence recall ({results['questions']} questions, categories 1–4; "
@@ -190,7 +197,7 @@ def locomo_cmd(
                                              show_default=False)] = None,
 ) -> None:
     """Evidence recall@k of BM25 alone, the embedder alone and the project's retriever (no LLM)."""
-    from memory_agent.cli import _handle_errors, get_console
+    from memory_agent.cli.main import _handle_errors, get_console
 
     console = get_console()
     with _handle_errors(console):
@@ -201,11 +208,12 @@ def locomo_cmd(
 
 def run_locomo_eval(convs, settings, out: Path, console, *, source: str = "",
                     max_questions: int | None = None) -> dict[str, Any]:
-    """Run :func:`evals.locomo_retrieval.run_retrieval_benchmark`, print the table, write
+    """Run :func:`memory_agent.evals.locomo_retrieval.run_retrieval_benchmark`, print the table, write
     ``results.json`` and ``recall_at_k.png`` into ``out``; returns the results dict."""
-    from evals.locomo_retrieval import default_memory_factory, run_retrieval_benchmark
-    from evals.plots import plot_recall_curves
-    from memory_agent.embeddings import load_embedder
+    from memory_agent.evals.locomo_retrieval import default_memory_factory, run_retrieval_benchmark
+    from memory_agent.evals.plots import plot_recall_curves
+
+    from memory_agent.models.embeddings import load_embedder
 
     out = _out(out, "locomo")
     embedder = load_embedder(settings.embedder, openai_base_url=settings.openai_base_url)
@@ -249,7 +257,7 @@ def locomo_qa_cmd(
 ) -> None:
     """Replay conversations into memory, answer categories 1–4 with memory on and off: token F1
     (and an LLM-judge accuracy when a real model is configured)."""
-    from memory_agent.cli import _handle_errors, get_console
+    from memory_agent.cli.main import _handle_errors, get_console
 
     console = get_console()
     with _handle_errors(console):
@@ -260,21 +268,21 @@ def locomo_qa_cmd(
 
 def run_locomo_qa_eval(convs, settings, out: Path, console, *, source: str = "",
                        max_questions: int | None = None) -> dict[str, Any]:
-    """Run :func:`evals.locomo_qa.run_locomo_qa`, print the table, write ``results.json``,
+    """Run :func:`memory_agent.evals.locomo_qa.run_locomo_qa`, print the table, write ``results.json``,
     ``locomo_qa.png`` and (with a judge) ``judge_prompt.md`` into ``out``; returns the results dict."""
     import tempfile
 
-    from evals.locomo import CATEGORY_NAMES
-    from evals.locomo_qa import judge_prompt, run_locomo_qa
-    from evals.plots import plot_locomo_qa
-    from evals.scenarios import make_agent_factory
+    from memory_agent.evals.locomo import CATEGORY_NAMES
+    from memory_agent.evals.locomo_qa import judge_prompt, run_locomo_qa
+    from memory_agent.evals.plots import plot_locomo_qa
+    from memory_agent.evals.scenarios import make_agent_factory
 
     out = _out(out, "locomo-qa")
     factory = make_agent_factory(settings)
     offline = settings.model.strip() in ("", "offline")
     judge = None
     if not offline:
-        from memory_agent.models import load_chat_model
+        from memory_agent.models.chat import load_chat_model
 
         judge = load_chat_model(settings.model, base_url=settings.openai_base_url)
     with _progress(console) as progress, tempfile.TemporaryDirectory(prefix="memory-agent-locomo-qa-") as tmp:

@@ -25,17 +25,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
-
-from evals.locomo import (
+from memory_agent.evals.locomo import (
     LOCOMO_SOURCE,
     LocomoConversation,
     load_locomo,
     questions_within_sessions,
     token_f1,
 )
-from evals.scenarios import (
+from memory_agent.evals.scenarios import (
     AgentFactory,
     ScenarioFormatError,
     load_scenarios,
@@ -45,8 +42,11 @@ from evals.scenarios import (
     report_to_dict,
     run_scenarios,
 )
-from memory_agent.agent import MemoryAgent
-from memory_agent.settings import Settings
+from rich.console import Console
+from rich.table import Table
+
+from memory_agent.app.agent import MemoryAgent
+from memory_agent.app.settings import Settings
 
 __all__ = ["DEFAULT_LOCOMO_PATH", "LocomoDemoResult", "default_scenarios_path", "resolve_locomo_path", "run_demo",
            "run_locomo_demo"]

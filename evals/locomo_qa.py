@@ -1,13 +1,13 @@
 """End-to-end QA on LoCoMo: the agent answers questions of categories 1–4 with memory on and off.
 
 Each conversation is replayed into the agent's long-term store as episodes, one per turn (see
-:func:`evals.locomo_retrieval.episode_facts`; written to the ledger and the live index as the
+:func:`memory_agent.evals.locomo_retrieval.episode_facts`; written to the ledger and the live index as the
 ``commit`` node would, without asking a model to extract facts), under the user
 ``locomo:<sample_id>``. Each question is then asked through the real graph in a fresh thread one
 day after the last session, with memory on and with memory off; any proposal the question makes
 is rejected, so asking never changes the store.
 
-Scores: token F1 against the gold answer (:func:`evals.locomo.token_f1`, the SQuAD F1 the LoCoMo
+Scores: token F1 against the gold answer (:func:`memory_agent.evals.locomo.token_f1`, the SQuAD F1 the LoCoMo
 paper reports); gold-token recall (:func:`token_recall`, the R of that F1: the share of the gold
 answer's tokens found in the answer, which a long answer is not penalised for); and, with memory
 on, whether an evidence turn was among the injected memories (``evidence_injected``). With a real
@@ -29,16 +29,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from evals.locomo import CATEGORY_NAMES, LocomoConversation, normalize_answer, token_f1
-from evals.locomo_retrieval import CATEGORIES, episode_facts, episode_user
-from evals.scenarios import AgentFactory
+from memory_agent.evals.locomo import CATEGORY_NAMES, LocomoConversation, normalize_answer, token_f1
+from memory_agent.evals.locomo_retrieval import CATEGORIES, episode_facts, episode_user
+from memory_agent.evals.scenarios import AgentFactory
 
 __all__ = ["QAReport", "judge_prompt", "replay_episodes", "run_locomo_qa", "token_recall"]
 
 
 def token_recall(prediction: object, gold: object) -> float:
     """Share (0–1) of the gold answer's tokens present in the prediction, after the SQuAD
-    normalisation of :func:`evals.locomo.normalize_answer` (multiset overlap / gold length; an
+    normalisation of :func:`memory_agent.evals.locomo.normalize_answer` (multiset overlap / gold length; an
     empty gold answer scores 1.0 only against an empty prediction)."""
     pred, ref = normalize_answer(prediction).split(), normalize_answer(gold).split()
     if not ref:
@@ -128,7 +128,7 @@ def run_locomo_qa(
 
     Args:
         conversations: loaded LoCoMo conversations.
-        agent_factory: opens a :class:`memory_agent.agent.MemoryAgent` on an empty folder.
+        agent_factory: opens a :class:`memory_agent.app.agent.MemoryAgent` on an empty folder.
         workdir: where the per-conversation data folders go.
         model_name: recorded in the report.
         judge: a LangChain chat model for the LLM judge, or ``None`` (no judge).

@@ -1,6 +1,6 @@
 """Retrieval benchmark on LoCoMo: evidence recall of three retrievers, no LLM involved.
 
-Every turn of each conversation is stored as an *episode* (a :class:`memory_agent.facts.Fact` of
+Every turn of each conversation is stored as an *episode* (a :class:`memory_agent.core.facts.Fact` of
 kind ``episode``) in the project's own long-term store: a Chroma collection per conversation, the
 conversation being the "user" (so term statistics and vectors never mix conversations). An
 episode's content is ``"<speaker>: <text>"`` (plus ``[shared a photo: <BLIP caption>]`` when the
@@ -8,13 +8,13 @@ turn has one), its topic the session's date as written in the file (``"1:56 pm o
 its thread the session, its clock the session clock (+1 s per turn), its message id the dia id.
 
 Each question of categories 1–4 with at least one valid evidence id is asked as the query (the
-malformed ids described in the data's NOTICE.md are normalised by :mod:`evals.locomo`; questions
+malformed ids described in the data's NOTICE.md are normalised by :mod:`memory_agent.evals.locomo`; questions
 left with no valid evidence are counted as skipped). Three retrievers rank every turn:
 
-- ``bm25``: BM25 alone (:class:`memory_agent.lexical.LexicalIndex` on the same documents the
+- ``bm25``: BM25 alone (:class:`memory_agent.memory.lexical.LexicalIndex` on the same documents the
   project's retriever indexes lexically, i.e. with the previous turn as context);
 - ``dense``: the embedder alone (cosine nearest neighbours from the user's Chroma collection);
-- ``project``: :meth:`memory_agent.memory.LongTermMemory.retrieve`, the code ``load_memory``
+- ``project``: :meth:`memory_agent.stores.long_term.LongTermMemory.retrieve`, the code ``load_memory``
   runs, with its recency and importance terms, and with floors off and ``top_k = 50`` so that
   recall@50 can be measured. Questions are asked one day after the conversation's last session.
 
@@ -35,11 +35,12 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from evals.locomo import CATEGORY_NAMES, LocomoConversation, LocomoQA, dia_session
-from memory_agent.facts import EPISODE_KIND, Fact, Source
-from memory_agent.lexical import LexicalIndex
-from memory_agent.memory import LongTermMemory
-from memory_agent.retrieval import RetrievalConfig, lexical_documents
+from memory_agent.evals.locomo import CATEGORY_NAMES, LocomoConversation, LocomoQA, dia_session
+from memory_agent.stores.long_term import LongTermMemory
+
+from memory_agent.core.facts import EPISODE_KIND, Fact, Source
+from memory_agent.memory.lexical import LexicalIndex
+from memory_agent.memory.retrieval import RetrievalConfig, lexical_documents
 
 __all__ = ["CATEGORIES", "KS", "RETRIEVERS", "RetrievalReport", "default_memory_factory", "episode_facts",
            "episode_user", "percentile", "recall_metrics", "run_retrieval_benchmark"]
@@ -290,9 +291,10 @@ def run_retrieval_benchmark(
 def default_memory_factory(embedder=None, retrieval: RetrievalConfig | None = None) -> Callable[[Path], LongTermMemory]:
     """A factory of :class:`LongTermMemory` on an embedded Chroma folder and SQLite ledger in ``folder``,
     sharing one embedder (default all-MiniLM-L6-v2)."""
-    from memory_agent.embeddings import load_embedder
-    from stores.chroma_store import ChromaFactIndex, make_chroma_client
-    from stores.sql_store import SQLiteFactLedger
+    from memory_agent.stores.chroma_store import ChromaFactIndex, make_chroma_client
+    from memory_agent.stores.sql_store import SQLiteFactLedger
+
+    from memory_agent.models.embeddings import load_embedder
 
     info = embedder or load_embedder("minilm")
 

@@ -25,7 +25,7 @@ def plot_scenarios(on: dict[str, Any], off: dict[str, Any], path: Path, title: s
     """Bars of the share of probes passed per tag (and overall), memory on vs off.
 
     Args:
-        on, off: :func:`evals.scenarios.report_to_dict` of the memory-on and memory-off runs.
+        on, off: :func:`memory_agent.evals.scenarios.report_to_dict` of the memory-on and memory-off runs.
         path: the PNG to write.
     """
     plt = _pyplot()
@@ -61,7 +61,7 @@ def plot_recall_curves(results: dict[str, Any], path: Path, title: str = "") -> 
     """recall@k against k (1, 5, 10, 20, 50) for each retriever of a LoCoMo retrieval run.
 
     Args:
-        results: :meth:`evals.locomo_retrieval.RetrievalReport.to_dict`.
+        results: :meth:`memory_agent.evals.locomo_retrieval.RetrievalReport.to_dict`.
         path: the PNG to write.
     """
     plt = _pyplot()
@@ -87,7 +87,7 @@ def plot_recall_curves(results: dict[str, Any], path: Path, title: str = "") -> 
 
 
 def plot_locomo_qa(results: dict[str, Any], path: Path, title: str = "") -> Path:
-    """Mean token F1 per category, memory on vs off (:meth:`evals.locomo_qa.QAReport.to_dict`)."""
+    """Mean token F1 per category, memory on vs off (:meth:`memory_agent.evals.locomo_qa.QAReport.to_dict`)."""
     plt = _pyplot()
     per = results["summary"]["per_category"]
     cats = list(per)

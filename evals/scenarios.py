@@ -34,8 +34,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from rich.console import Console
 from rich.table import Table
 
-from memory_agent.agent import MemoryAgent, TurnResult
-from memory_agent.settings import Settings
+from memory_agent.app.agent import MemoryAgent, TurnResult
+from memory_agent.app.settings import Settings
 
 __all__ = [
     "AgentFactory",
@@ -553,8 +553,8 @@ def make_agent_factory(settings: Settings | None = None, *, model=None, embedder
         model: a chat model to reuse (default: built once from ``settings.model``).
         embedder: an ``EmbedderInfo`` to reuse (default: loaded once from ``settings.embedder``).
     """
-    from memory_agent.embeddings import load_embedder
-    from memory_agent.models import load_chat_model
+    from memory_agent.models.chat import load_chat_model
+    from memory_agent.models.embeddings import load_embedder
 
     settings = settings if settings is not None else Settings.model_construct()
     model = model if model is not None else load_chat_model(settings.model, base_url=settings.openai_base_url)

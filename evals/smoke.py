@@ -1,6 +1,6 @@
 """CI smoke eval: memory on must beat memory off, on the example scenarios and one LoCoMo conversation.
 
-    python -m evals.smoke [--scenarios FILE] [--locomo FILE] [--conversation conv-26] [--max-questions 30]
+    python -m memory_agent.evals.smoke [--scenarios FILE] [--locomo FILE] [--conversation conv-26] [--max-questions 30]
 
 1. Replays the scenario file (default ``../shared/evals/scenarios_example.jsonl``) with memory on and
    off: fails unless more probes pass with memory on.
@@ -36,9 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("eval_results") / "smoke")
     args = parser.parse_args(argv)
 
-    from evals.cli import run_locomo_qa_eval, run_scenarios_eval
-    from evals.locomo import load_locomo
-    from memory_agent.settings import Settings
+    from memory_agent.evals.cli import run_locomo_qa_eval, run_scenarios_eval
+    from memory_agent.evals.locomo import load_locomo
+
+    from memory_agent.app.settings import Settings
 
     console = Console(width=160)
     for path in (args.scenarios, args.locomo):

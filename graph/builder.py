@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
-
-from graph.context import AgentContext
-from graph.state import AgentState
-from memory_agent.memory import LongTermMemory
-from nodes import make_answer, make_commit, make_human_approval, make_load_memory, make_propose_facts
+from memory_agent.graph.context import AgentContext
+from memory_agent.graph.state import AgentState
+from memory_agent.nodes import make_answer, make_commit, make_human_approval, make_load_memory, make_propose_facts
+from memory_agent.stores.long_term import LongTermMemory
 
 
 def build_graph(memory: LongTermMemory, model: BaseChatModel, checkpointer=None, *,
@@ -20,7 +19,7 @@ def build_graph(memory: LongTermMemory, model: BaseChatModel, checkpointer=None,
         model: any LangChain chat model; ``propose_facts`` uses its ``with_structured_output``.
         checkpointer: a LangGraph checkpointer (working memory), e.g. ``SqliteSaver``; ``None``
             compiles without one (``langgraph dev`` supplies its own).
-        context_schema: ``AgentContext`` or a subclass (``graph.server`` uses one that also takes
+        context_schema: ``AgentContext`` or a subclass (``memory_agent.server`` uses one that also takes
             the clock as an ISO 8601 string, as JSON clients send it).
 
     Returns:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
 
-from memory_agent.facts import utcnow
+from memory_agent.core.facts import utcnow
 
 ApprovalMode = Literal["always", "risky-only", "never"]
 

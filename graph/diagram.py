@@ -1,10 +1,10 @@
 """The graph's diagram, generated from the graph itself, and the README block that shows it.
 
-    python -m graph.diagram              # print the mermaid diagram of build_graph()
-    python -m graph.diagram README.md    # rewrite the first ```mermaid block of README.md with it
-    python -m graph.diagram --check README.md   # exit 1 when that block is stale
+    python -m memory_agent.graph.diagram              # print the mermaid diagram of build_graph()
+    python -m memory_agent.graph.diagram README.md    # rewrite the first ```mermaid block of README.md with it
+    python -m memory_agent.graph.diagram --check README.md   # exit 1 when that block is stale
 
-The diagram is LangGraph's own ``get_graph().draw_mermaid()`` of :func:`graph.builder.build_graph`
+The diagram is LangGraph's own ``get_graph().draw_mermaid()`` of :func:`memory_agent.graph.builder.build_graph`
 (no store is opened: building the graph only keeps references). Add a node or an edge in
 ``graph/builder.py``, run the second command, and the README follows.
 """
@@ -21,8 +21,9 @@ MERMAID_BLOCK = re.compile(r"```mermaid\n.*?```", re.DOTALL)
 
 def mermaid() -> str:
     """The mermaid source of the agent graph, as ``draw_mermaid()`` prints it (ends with a newline)."""
-    from graph.builder import build_graph
-    from memory_agent.offline_model import OfflineChatModel
+    from memory_agent.graph.builder import build_graph
+
+    from memory_agent.models.offline import OfflineChatModel
 
     text = build_graph(memory=None, model=OfflineChatModel()).get_graph().draw_mermaid()  # type: ignore[arg-type]
     return text if text.endswith("\n") else text + "\n"
@@ -63,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.check:
         if new != text:
-            print(f"{args.file}: the diagram is stale; run: python -m graph.diagram {args.file}", file=sys.stderr)
+            print(f"{args.file}: the diagram is stale; run: python -m memory_agent.graph.diagram {args.file}",
+                  file=sys.stderr)
             return 1
         return 0
     if new != text:

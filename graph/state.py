@@ -15,7 +15,7 @@ class AgentState(TypedDict, total=False):
     - ``messages``: the transcript (working memory), merged by ``add_messages``.
     - ``memories``: the facts injected this turn (dicts from ``ScoredFact.as_dict``).
     - ``memories_left_out``: relevant memories not injected because of the token budget.
-    - ``session``: session-level memory lines ``{"label", "content"}`` (``memory_agent.sessions``).
+    - ``session``: session-level memory lines ``{"label", "content"}`` (``memory_agent.memory.sessions``).
     - ``recall``: the message asked what the agent remembers about the user.
     - ``reviews_asked``: ids of memories injected with a review note this turn;
       ``reviews_confirmed``: those of the previous turn that this message confirmed.
@@ -25,7 +25,7 @@ class AgentState(TypedDict, total=False):
     - ``committed``: what ``commit`` wrote this turn.
     - ``owner``: the user id that started the thread (no other user id may run it).
     - ``turn``: the running turn's policy, fixed when it starts: ``{"thread_id", "approval",
-      "memory_enabled", "message_id"}`` (see ``graph.turn``).
+      "memory_enabled", "message_id"}`` (see ``memory_agent.graph.turn``).
     """
 
     messages: Annotated[list[AnyMessage], add_messages]

@@ -10,10 +10,9 @@ from collections.abc import Sequence
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, SystemMessage
 from langgraph.runtime import Runtime
-
-from graph.context import AgentContext
-from graph.state import AgentState
-from prompts import load_prompt
+from memory_agent.graph.context import AgentContext
+from memory_agent.graph.state import AgentState
+from memory_agent.prompts import load_prompt
 
 MAX_HISTORY_MESSAGES = 20
 # zero-width and bidi controls, and C0/C1 control characters other than whitespace

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
+from memory_agent.graph.context import AgentContext
+from memory_agent.graph.state import AgentState
+from memory_agent.graph.turn import check_owner, turn_policy
+from memory_agent.stores.long_term import LongTermMemory
 
-from graph.context import AgentContext
-from graph.state import AgentState
-from graph.turn import check_owner, turn_policy
-from memory_agent.facts import Proposal, stable_id
-from memory_agent.lifecycle import renew
-from memory_agent.memory import LongTermMemory
-from memory_agent.sessions import EPISODE_KINDS, episode_row, scrub_summaries
+from memory_agent.core.facts import Proposal, stable_id
+from memory_agent.core.kinds import EPISODE_KINDS
+from memory_agent.memory.lifecycle import renew
+from memory_agent.memory.sessions import episode_row, scrub_summaries
 
 
 def make_commit(memory: LongTermMemory):

@@ -5,22 +5,22 @@ from __future__ import annotations
 import logging
 
 from langgraph.runtime import Runtime
+from memory_agent.graph.context import AgentContext
+from memory_agent.graph.state import AgentState
+from memory_agent.graph.turn import check_owner, latest_user_message, message_text, start_turn
+from memory_agent.stores.long_term import LongTermMemory
 
-from graph.context import AgentContext
-from graph.state import AgentState
-from graph.turn import check_owner, latest_user_message, message_text, start_turn
-from memory_agent.caps import fit_to_budget
-from memory_agent.facts import Fact
-from memory_agent.lifecycle import is_confirmation, review_due
-from memory_agent.memory import LongTermMemory
-from memory_agent.sessions import (
+from memory_agent.core.facts import Fact
+from memory_agent.memory.caps import fit_to_budget
+from memory_agent.memory.lifecycle import is_confirmation, review_due
+from memory_agent.memory.sessions import (
     episodes_for,
     has_history,
     is_recall_request,
     procedural_lines,
     session_context,
 )
-from memory_agent.validation import instruction_reason
+from memory_agent.memory.validation import instruction_reason
 
 log = logging.getLogger(__name__)
 
@@ -32,12 +32,12 @@ def make_load_memory(memory: LongTermMemory):
     """Build the node. It writes no store: usage counts are recorded by ``commit``.
 
     It starts the turn: fixes its policy (``turn``), records the thread's ``owner`` on the first
-    turn, and refuses a thread that another user id started (``graph.turn.ThreadOwnerError``).
+    turn, and refuses a thread that another user id started (``memory_agent.graph.turn.ThreadOwnerError``).
     State in: ``messages``. State out: ``memories`` (≤ top-k dicts with id, kind, content,
     similarity, recency, score, and ``review_due`` near a review date), cut to the memory token
     budget, best first (``memories_left_out``: how many did not fit); for "what do you remember
     about me?" every live memory (``recall``); ``session``: lines of session-level memory
-    (``memory_agent.sessions``: profile and last summaries on a thread's first turn, procedural
+    (``memory_agent.memory.sessions``: profile and last summaries on a thread's first turn, procedural
     facts, episodes a time question asks for); ``reviews_asked``: memories shown with a review
     note; ``reviews_confirmed``: those of the previous turn when this message confirms them
     ("yes, still true"); ``turn``, ``owner``, and the other per-turn fields reset.

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
-from memory_agent.facts import Fact
+from memory_agent.core.facts import Fact
 
 
 class StoreError(RuntimeError):

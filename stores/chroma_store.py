@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import chromadb
+from memory_agent.stores.base import EmbedderMismatchError, StoreError
 
-from memory_agent.facts import Fact
-from stores.base import EmbedderMismatchError, StoreError
+from memory_agent.core.facts import Fact
 
 
 def collection_name(user_id: str) -> str:
@@ -57,7 +57,7 @@ def _chroma_call(what: str, call):
 
 
 class ChromaFactIndex:
-    """:class:`stores.base.FactIndex` on a Chroma client (``PersistentClient`` or ``HttpClient``).
+    """:class:`memory_agent.stores.base.FactIndex` on a Chroma client (``PersistentClient`` or ``HttpClient``).
 
     Args:
         client: a Chroma client.
@@ -162,7 +162,7 @@ class ChromaFactIndex:
         """How many writes (upsert, delete, drop) this process has made to the user's facts.
 
         A cache of anything derived from the user's live facts (the BM25 index of
-        :class:`memory_agent.memory.LongTermMemory`) is valid while this and :meth:`count` are
+        :class:`memory_agent.stores.long_term.LongTermMemory`) is valid while this and :meth:`count` are
         unchanged. Writes by other processes (a shared Chroma server) are not counted here."""
         return self._writes.get(user_id, 0)
 
@@ -214,7 +214,7 @@ class ChromaFactIndex:
     def scan(self, user_id: str, needles: Sequence[str]) -> list[dict]:
         """Look through every collection of the client for what is left of ``user_id``: its
         collection, a collection whose metadata names it, and any document or fact record that
-        contains one of ``needles`` (substring). One dict per hit (see ``stores.base.FactIndex.scan``)."""
+        contains one of ``needles`` (substring). One dict per hit (see ``memory_agent.stores.base.FactIndex.scan``)."""
         hits = []
         own = collection_name(user_id)
         for col in _chroma_call("list collections", self.client.list_collections):

@@ -38,8 +38,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from memory_agent.facts import Fact
-from stores.base import StoreError
+from memory_agent.stores.base import StoreError
+
+from memory_agent.core.facts import Fact
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS facts (
@@ -249,7 +250,7 @@ def postgres_error(exc: Exception, what: str = "Postgres") -> StoreError:
 
 
 class SQLFactLedger:
-    """:class:`stores.base.FactLedger` on SQLite (one file, WAL, 5 s busy timeout) or PostgreSQL
+    """:class:`memory_agent.stores.base.FactLedger` on SQLite (one file, WAL, 5 s busy timeout) or PostgreSQL
     (a ``psycopg_pool.ConnectionPool``; every method runs in one transaction on one pooled connection).
 
     Args:

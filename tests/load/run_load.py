@@ -67,7 +67,7 @@ def message(u: int, k: int) -> str:
 
 
 def settings_for(args, worker: bool):
-    from memory_agent.settings import Settings
+    from memory_agent.app.settings import Settings
 
     return Settings(data_dir="/nonexistent-unused", database_url=args.db_url, chroma_url=args.chroma_url,
                     chroma_database=args.chroma_database, approval="never",
@@ -77,8 +77,8 @@ def settings_for(args, worker: bool):
 def worker_main(w: int, items: list[tuple[int, int]], args, out_path: str) -> None:
     """Run this worker's turns in order; write what happened to ``out_path`` (JSON)."""
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    from memory_agent.agent import MemoryAgent
-    from memory_agent.offline_model import OfflineChatModel
+    from memory_agent.app.agent import MemoryAgent
+    from memory_agent.models.offline import OfflineChatModel
 
     report = {"worker": w, "turns": [], "errors": []}
     with MemoryAgent.open(settings_for(args, True), model=OfflineChatModel()) as agent:
@@ -102,9 +102,9 @@ def worker_main(w: int, items: list[tuple[int, int]], args, out_path: str) -> No
 
 def verify(args, reports: list[dict]) -> list[str]:
     """The checks of the module docstring; returns the problems found (empty = all good)."""
-    from memory_agent.agent import MemoryAgent
-    from memory_agent.facts import Fact
-    from memory_agent.offline_model import OfflineChatModel
+    from memory_agent.app.agent import MemoryAgent
+    from memory_agent.core.facts import Fact
+    from memory_agent.models.offline import OfflineChatModel
 
     problems: list[str] = []
     errors = [e for r in reports for e in r["errors"]]
@@ -217,8 +217,8 @@ def main() -> int:
     admin = psycopg.connect(args.database_url, autocommit=True)
     admin.execute(f'CREATE DATABASE "{run}"')
     try:
-        from memory_agent.agent import MemoryAgent
-        from memory_agent.offline_model import OfflineChatModel
+        from memory_agent.app.agent import MemoryAgent
+        from memory_agent.models.offline import OfflineChatModel
 
         MemoryAgent.open(settings_for(args, False), model=OfflineChatModel()).close()  # setup() once, here
 

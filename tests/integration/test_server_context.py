@@ -1,0 +1,46 @@
+"""The run context as JSON clients (``langgraph dev``, the SDK, Studio) send it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memory_agent.server import ServerContext
+
+
+def test_json_context_becomes_a_server_context_with_a_parsed_clock():
+    # LangGraph builds a dataclass context from the JSON dict as ``context_schema(**context)``.
+    ctx = ServerContext(**{"user_id": "alice", "now": "2025-03-01T09:00:00Z", "approval": "never"})
+    assert ctx.clock() == datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
+    assert ctx.approval == "never"
+
+
+@pytest.mark.parametrize(("context", "words"), [({"user_id": "a", "now": "yesterday"}, "ISO 8601"),
+                                                ({"user_id": " "}, "user_id"),
+                                                ({"user_id": "a", "approval": "sometimes"}, "approval")])
+def test_bad_json_context_is_refused_with_what_to_send(context, words):
+    with pytest.raises(ValueError, match=words):
+        ServerContext(**context)
+
+
+def test_server_graph_has_no_checkpointer_of_its_own_and_uses_our_stores(tmp_path, monkeypatch, embedder):
+    import asyncio
+
+    from memory_agent import server
+    from memory_agent.app import agent as agent_module
+
+    monkeypatch.setattr(agent_module, "load_embedder", lambda *a, **k: embedder)
+    monkeypatch.setenv("MEMORY_AGENT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setattr(server, "_graph", None)
+    monkeypatch.setattr(server, "_agent", None)
+    try:
+        graph = asyncio.run(server.make_graph())
+        assert graph.checkpointer is None  # the LangGraph server supplies its own
+        assert graph.context_schema is ServerContext
+        assert asyncio.run(server.make_graph()) is graph  # stores opened once per process
+        assert server._agent.memory is not None and (tmp_path / "data" / "agent.sqlite").is_file()
+        assert set(graph.get_graph().nodes) >= {"load_memory", "answer", "propose_facts", "human_approval", "commit"}
+    finally:
+        if server._agent is not None:
+            server._agent.close()  # releases the data folder's lock

@@ -1,0 +1,80 @@
+"""Reconcile decisions on hand-made neighbours (the distances stand in for Chroma's)."""
+
+from __future__ import annotations
+
+from conftest import T0
+
+from memory_agent.core.facts import Fact, ProposedFact, Source
+from memory_agent.memory.reconcile import reconcile
+
+
+def fact(content: str, topic: str = "", fid: str = "f_old") -> Fact:
+    return Fact(id=fid, user_id="u", kind="fact", content=content, topic=topic,
+                source=Source(thread_id="t", message_ids=["m"]), evidence=content, created_at=T0, updated_at=T0)
+
+
+def proposal(content: str, topic: str = "", evidence: str | None = None, operation: str = "add") -> ProposedFact:
+    return ProposedFact(operation=operation, kind="fact", content=content, topic=topic, message_ids=["m2"],
+                        evidence=evidence or content)
+
+
+def test_same_words_are_a_noop_and_a_near_paraphrase_too():
+    old = fact("The user lives in Oslo.", "home city")
+    assert reconcile(proposal("The user lives in Oslo.", "home city"), [(old, 0.3)]).operation == "NOOP"
+    assert reconcile(proposal("The user resides in Oslo.", "home city"), [(old, 0.05)]).operation == "NOOP"
+
+
+def test_near_identical_sentence_with_a_new_value_supersedes():
+    old = fact("The user's deadline for the Atlas report is March 14.", "atlas deadline")
+    new = proposal("The user's deadline for the Atlas report is now April 2.", "atlas deadline",
+                   evidence="our deadline for the Atlas report is now April 2")
+    decision = reconcile(new, [(old, 0.04)])  # cosine similarity 0.96: embeddings barely see the date
+    assert decision.operation == "UPDATE" and decision.target is old
+
+
+def test_near_identical_sentence_of_opposite_polarity_supersedes():
+    old = fact("The user is vegetarian.", "diet")
+    decision = reconcile(proposal("The user is no longer vegetarian.", "diet"), [(old, 0.06)])
+    assert decision.operation == "UPDATE" and "negates" in decision.reason
+
+
+def test_same_topic_with_a_change_word_supersedes_and_other_topics_add():
+    old = fact("The user's services run on MySQL 8.", "database")
+    moved = proposal("The user's systems run on Postgres.", "database",
+                     evidence="we moved off MySQL, everything is on Postgres now")
+    assert reconcile(moved, [(old, 0.35)]).operation == "UPDATE"
+    assert reconcile(proposal("The user is vegetarian.", "diet"), [(old, 0.9)]).operation == "ADD"
+
+
+def test_retract_targets_the_same_topic_and_drops_when_nothing_matches():
+    old = fact("The user lives in Munich.", "home city")
+    forget = proposal("where the user lives", "home city", evidence="forget where I live", operation="retract")
+    decision = reconcile(forget, [(old, 0.6)])
+    assert decision.operation == "RETRACT" and decision.target is old
+    unrelated = fact("The user plays the cello.", "hobby")
+    assert reconcile(forget, [(unrelated, 0.9)]).operation == "DROP"
+
+
+def test_a_second_value_of_a_many_valued_topic_is_added_not_superseded():
+    peanuts = fact("The user is allergic to peanuts.", "allergy")
+    shellfish = proposal("The user is allergic to shellfish.", "allergy", evidence="I'm allergic to shellfish")
+    assert reconcile(shellfish, [(peanuts, 0.25)]).operation == "ADD"
+    dog = fact("The user has a dog named Rex.", "pet")
+    assert reconcile(proposal("The user has a cat named Tom.", "pet"), [(dog, 0.3)]).operation == "ADD"
+
+
+def test_a_change_word_anywhere_in_the_cited_message_counts():
+    old = fact("The user is vegetarian.", "diet")
+    vegan = proposal("The user is vegan.", "diet", evidence="I'm vegan")
+    assert reconcile(vegan, [(old, 0.3)]).operation == "ADD"
+    assert reconcile(vegan, [(old, 0.3)], message="Actually, I'm vegan now.").operation == "UPDATE"
+
+
+def test_retract_by_similarity_needs_the_named_words_in_the_target():
+    color = fact("The user's favourite color is green.", "favourite color")
+    food = proposal("the user's favourite food", "favourite food", evidence="forget my favourite food",
+                    operation="retract")
+    assert reconcile(food, [(color, 0.45)]).operation == "DROP"  # MiniLM: 0.51 similar, wrong fact
+    allergy = fact("The user is allergic to shellfish.", "allergy")
+    shellfish = proposal("shellfish", "shellfish", evidence="Forget what I said about shellfish", operation="retract")
+    assert reconcile(shellfish, [(allergy, 0.45)]).target is allergy
