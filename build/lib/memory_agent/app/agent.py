@@ -1,0 +1,428 @@
+"""``MemoryAgent``: the compiled graph on its stores, with input checks, for the CLI, evals and notebooks.
+
+>>> agent = MemoryAgent.open(Settings(data_dir="/tmp/demo"))          # doctest: +SKIP
+>>> result = agent.turn("alice", "I'm vegetarian.", thread_id="t1")    # doctest: +SKIP
+>>> result.pending                  # proposals waiting at the approval interrupt  # doctest: +SKIP
+>>> agent.resume("alice", "t1", "approve")                             # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.types import Command
+
+from memory_agent.app.settings import Settings
+from memory_agent.graph.builder import build_graph
+from memory_agent.graph.context import AgentContext, user_id_problem
+from memory_agent.memory.retrieval import RetrievalConfig
+from memory_agent.memory.sessions import summarize_thread
+from memory_agent.models.chat import load_chat_model
+from memory_agent.models.embeddings import EmbedderInfo, load_embedder
+from memory_agent.nodes.human_approval import parse_decisions
+from memory_agent.stores.chroma_store import ChromaFactIndex, make_chroma_client, remove_orphan_segment_dirs
+from memory_agent.stores.data_dir import DataDir
+from memory_agent.stores.long_term import LongTermMemory
+from memory_agent.stores.sql_store import SQLFactLedger, compact_sqlite_file
+
+
+class InputError(ValueError):
+    """A user message or id the agent will not take (the message says what to do)."""
+
+
+class PendingApprovalError(RuntimeError):
+    """The thread waits at an approval; answer it (``resume``) before sending a new message."""
+
+
+def _check_thread(thread_id: object) -> str:
+    if not isinstance(thread_id, str) or not thread_id.strip():
+        raise InputError(f"The thread id must be a non-blank string, not {thread_id!r}.")
+    return thread_id
+
+
+@dataclass
+class TurnResult:
+    """What one run (a turn or a resume) produced.
+
+    - ``answer``: the assistant's reply ('' for a resume).
+    - ``memories``: injected memories (dicts with id, kind, content, score).
+    - ``memories_left_out``: relevant memories the token budget left out.
+    - ``session``: session-level memory injected (profile, earlier sessions, procedural, episodes).
+    - ``pending``: proposals waiting for approval (empty when the run finished).
+    - ``dropped``: proposals dropped by validation or reconcile, with reasons.
+    - ``committed``: what ``commit`` wrote.
+    - ``node_seconds``: wall-clock seconds per node that ran.
+    """
+
+    answer: str = ""
+    memories: list[dict] = field(default_factory=list)
+    memories_left_out: int = 0
+    session: list[dict] = field(default_factory=list)
+    pending: list[dict] = field(default_factory=list)
+    dropped: list[dict] = field(default_factory=list)
+    committed: list[dict] = field(default_factory=list)
+    node_seconds: dict[str, float] = field(default_factory=dict)
+
+
+@contextmanager
+def store_errors() -> Iterator[None]:
+    """Turn a Postgres failure of the checkpointer (down, PgBouncer gone, pool exhausted) into a
+    :class:`StoreError` that says what to do; the thread keeps its last checkpoint and continues
+    from there once the server is back."""
+    try:
+        yield
+    except Exception as exc:
+        if type(exc).__module__.split(".", 1)[0] not in ("psycopg", "psycopg_pool"):
+            raise
+        from memory_agent.stores.sql_store import postgres_error
+
+        raise postgres_error(exc, "Postgres (checkpointer)") from exc
+
+
+def checkpoint_thread_id(user_id: str, thread_id: str) -> str:
+    """The checkpointer's thread id: the user's thread id namespaced by a hash of the user id,
+    so one user can never open another user's transcript by guessing a thread name."""
+    return hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:16] + ":" + thread_id
+
+
+class MemoryAgent:
+    """The agent graph with its checkpointer and long-term memory.
+
+    Build with :meth:`open` (embedded defaults from :class:`Settings`) or pass the parts.
+    """
+
+    def __init__(self, memory: LongTermMemory, model, checkpointer, settings: Settings, closers=()):
+        self.memory = memory
+        self.model = model
+        self.settings = settings
+        self.checkpointer = checkpointer
+        self.graph = build_graph(memory, model, checkpointer)
+        self._closers = list(closers)
+        self._compactors: list = []
+
+    @classmethod
+    def open(cls, settings: Settings | None = None, *, model=None, embedder: EmbedderInfo | None = None) -> MemoryAgent:
+        """Open the stores the settings name and build the graph.
+
+        Embedded (default): SQLite checkpointer + ledger and Chroma on disk in ``settings.data_dir``,
+        held under a lock. ``settings.database_url`` moves the checkpointer (``PostgresSaver``,
+        tables set up here) and the ledger to Postgres; ``settings.chroma_url`` moves the live facts
+        to a Chroma server. With both, no data folder is opened and any number of processes may
+        share the stores. Decisions a crashed process left half-written are finished first
+        (:meth:`LongTermMemory.repair`).
+
+        Raises:
+            memory_agent.stores.data_dir.DataDirError: the folder is not writable or another process holds it.
+            memory_agent.stores.base.StoreError: a store is corrupt or down.
+            memory_agent.models.chat.ModelError: the chat model cannot be built.
+            ValueError: unknown embedder.
+        """
+        settings = settings or Settings()
+        model = model if model is not None else load_chat_model(settings.model, base_url=settings.openai_base_url)
+        embedder = embedder or load_embedder(settings.embedder, openai_base_url=settings.openai_base_url)
+        closers: list = []
+        try:
+            data = DataDir(settings.data_dir) if settings.uses_data_dir else None
+            if data is not None:
+                closers.append(data.close)
+            if settings.database_url:
+                from memory_agent.stores.postgres import make_checkpointer, open_pool
+
+                pool = open_pool(settings.database_url, prepare_threshold=settings.postgres_prepare_threshold,
+                                 max_size=settings.postgres_pool_size, timeout=settings.postgres_timeout)
+                closers.insert(0, pool.close)
+                ledger = SQLFactLedger(pool=pool, timeout=settings.postgres_timeout)
+                checkpointer = make_checkpointer(pool)
+            else:
+                ledger = SQLFactLedger(data.sqlite_path)
+                closers.insert(0, ledger.close)
+                conn = sqlite3.connect(str(data.sqlite_path), check_same_thread=False, timeout=5.0)
+                closers.insert(0, conn.close)
+                checkpointer = SqliteSaver(conn)
+            client = make_chroma_client(path=str(data.chroma_path) if data else None, url=settings.chroma_url,
+                                        tenant=settings.chroma_tenant, database=settings.chroma_database)
+            closers.insert(0, client.close)
+            index = ChromaFactIndex(client, embedder.name, embedder.dimension)
+            memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig(top_k=settings.top_k),
+                                    max_facts=settings.max_facts_per_user, max_memory_tokens=settings.max_memory_tokens,
+                                    max_session_tokens=settings.max_session_tokens)
+            memory.repair()
+        except BaseException:
+            for close in closers:  # nothing half-open stays behind
+                close()
+            raise
+        agent = cls(memory, model, checkpointer, settings, closers=closers)
+        agent._compactors = [ledger.compact]
+        if data is not None and not settings.chroma_url:
+            agent._compactors += [lambda: remove_orphan_segment_dirs(data.chroma_path),
+                                  lambda: compact_sqlite_file(data.chroma_path / "chroma.sqlite3")]
+        return agent
+
+    def compact_embedded_stores(self) -> None:
+        """Rewrite the embedded SQLite files (ledger + checkpoints, and Chroma's own file) so text
+        that was deleted does not linger in freed pages or write-ahead logs, and remove the vector
+        folders of deleted Chroma collections. Used after erasing a user; a no-op for server stores."""
+        for compact in self._compactors:
+            compact()
+
+    def close(self) -> None:
+        """Close the stores and release the data folder."""
+        for close in self._closers:
+            close()
+        self._closers = []
+
+    def __enter__(self) -> MemoryAgent:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------------------------
+    def _context(self, user_id: str, thread_id: str, now: datetime | None, approval: str | None,
+                 memory: bool) -> AgentContext:
+        problem = user_id_problem(user_id)
+        if problem:
+            raise InputError(problem)
+        try:
+            return AgentContext(user_id=user_id, now=now, approval=approval or self.settings.approval,
+                                memory_enabled=memory, thread_id=_check_thread(thread_id))
+        except ValueError as exc:
+            raise InputError(str(exc)) from exc
+
+    def _config(self, user_id: str, thread_id: str) -> dict:
+        return {"configurable": {"thread_id": checkpoint_thread_id(user_id, _check_thread(thread_id))}}
+
+    def _state(self, user_id: str, thread_id: str) -> tuple[list[dict], bool]:
+        """One checkpoint read: ``(pending proposals, unfinished)``."""
+        with store_errors():
+            snapshot = self.graph.get_state(self._config(user_id, thread_id))
+        for intr in snapshot.interrupts or ():
+            if isinstance(intr.value, dict) and "proposals" in intr.value:
+                return list(intr.value["proposals"]), False
+        return [], bool(snapshot.next) and not snapshot.interrupts
+
+    def check_message(self, text: str) -> str:
+        """Return the message stripped, or raise :class:`InputError` (empty, or over the cap)."""
+        if not isinstance(text, str) or not text.strip():
+            raise InputError("The message is empty: type something to send.")
+        if len(text) > self.settings.max_message_chars:
+            raise InputError(
+                f"The message has {len(text):,} characters; the limit is {self.settings.max_message_chars:,} "
+                "(MEMORY_AGENT_MAX_MESSAGE_CHARS). Shorten it or split it."
+            )
+        return text.strip()
+
+    def pending(self, user_id: str, thread_id: str) -> list[dict]:
+        """Proposals waiting at this thread's approval interrupt ([] when none)."""
+        return self._state(user_id, thread_id)[0]
+
+    def unfinished(self, user_id: str, thread_id: str) -> bool:
+        """True when a turn of this thread stopped between nodes (a crash or Ctrl-C), not at an approval."""
+        return self._state(user_id, thread_id)[1]
+
+    def finish_interrupted(self, user_id: str, thread_id: str, *, now: datetime | None = None) -> TurnResult | None:
+        """Run the remaining nodes of a turn that stopped between nodes, from its last checkpoint,
+        up to the approval interrupt or the end, under the policy the turn started with (approval
+        mode, memory on/off). ``None`` when nothing was unfinished."""
+        if not self.unfinished(user_id, thread_id):
+            return None
+        ctx = self._context(user_id, thread_id, now, None, True)
+        result = self._collect(self._stream(None, self._config(user_id, thread_id), ctx), TurnResult())
+        result.pending = self.pending(user_id, thread_id)
+        return result
+
+    def threads(self, user_id: str) -> list[dict]:
+        """The user's threads, oldest first: ``{"thread_id", "pending": int, "unfinished": bool}``."""
+        out = []
+        for thread_id in self.memory.ledger.threads(user_id):
+            pending, unfinished = self._state(user_id, thread_id)
+            out.append({"thread_id": thread_id, "pending": len(pending), "unfinished": unfinished})
+        return out
+
+    def stream_turn(
+        self, user_id: str, text: str, *, thread_id: str | None = None, now: datetime | None = None,
+        approval: str | None = None, memory: bool = True,
+    ) -> Iterator[tuple[str, dict, float]]:
+        """Run one turn and yield ``(node, update, seconds)`` as each node finishes.
+
+        Raises:
+            InputError: empty or oversized message, blank user id.
+            PendingApprovalError: the thread waits at an approval (resume it first).
+        """
+        thread_id = thread_id or uuid.uuid4().hex
+        if memory and isinstance(user_id, str) and user_id.strip():
+            memory = self.memory.ledger.memory_enabled(user_id)  # the user's own switch (memories ... off)
+        ctx = self._context(user_id, thread_id, now, approval, memory)
+        text = self.check_message(text)
+        pending, unfinished = self._state(user_id, thread_id)
+        if pending:
+            raise PendingApprovalError(
+                f"Thread {thread_id!r} waits for an approval; answer it before sending a new message."
+            )
+        if unfinished:
+            raise PendingApprovalError(
+                f"Thread {thread_id!r} has a turn that stopped half-way; call finish_interrupted() first."
+            )
+        if ctx.memory_enabled and thread_id not in self.memory.ledger.thread_activity(user_id):
+            self.summarize_ended_sessions(user_id, ctx.clock(), keep_open=thread_id)  # a new session starts
+        self.memory.ledger.remember_thread(user_id, thread_id, ctx.clock())
+        self.memory.ledger.touch_thread(user_id, thread_id, ctx.clock())
+        yield from self._stream({"messages": [HumanMessage(content=text, id=uuid.uuid4().hex)]},
+                                self._config(user_id, thread_id), ctx)
+
+    def _stream(self, payload, config, ctx) -> Iterator[tuple[str, dict, float]]:
+        last = time.perf_counter()
+        with store_errors():
+            for chunk in self.graph.stream(payload, config=config, context=ctx, stream_mode="updates"):
+                now = time.perf_counter()
+                for node, update in chunk.items():
+                    yield node, update if isinstance(update, dict) else {"value": update}, now - last
+                last = now
+
+    def _collect(self, events, result: TurnResult) -> TurnResult:
+        for node, update, seconds in events:
+            if node.startswith("__"):
+                continue
+            result.node_seconds[node] = result.node_seconds.get(node, 0.0) + seconds
+            if node == "answer":
+                msgs = [m for m in update.get("messages", []) if isinstance(m, AIMessage)]
+                result.answer = msgs[-1].content if msgs else ""
+            elif node == "load_memory":
+                result.memories = update.get("memories", [])
+                result.memories_left_out = update.get("memories_left_out", 0)
+                result.session = update.get("session", [])
+            elif node == "propose_facts":
+                result.dropped = update.get("dropped", [])
+            elif node == "commit":
+                result.committed = update.get("committed", [])
+        return result
+
+    def turn(self, user_id: str, text: str, *, thread_id: str | None = None, now: datetime | None = None,
+             approval: str | None = None, memory: bool = True) -> TurnResult:
+        """Run one turn to its end or to the approval interrupt. See :meth:`stream_turn`."""
+        thread_id = thread_id or uuid.uuid4().hex
+        result = self._collect(self.stream_turn(user_id, text, thread_id=thread_id, now=now, approval=approval,
+                                                memory=memory), TurnResult())
+        result.pending = self.pending(user_id, thread_id)
+        return result
+
+    def resume(self, user_id: str, thread_id: str, decisions: Any, *, now: datetime | None = None) -> TurnResult:
+        """Answer the pending approval of a thread (see ``memory_agent.nodes.human_approval`` for the value).
+
+        The turn keeps the approval mode and memory switch it started with; ``now`` is the clock
+        of the writes.
+
+        Raises:
+            InputError: nothing is pending in this thread.
+            ValueError: a malformed decision (the thread stays at the approval).
+        """
+        ctx = self._context(user_id, thread_id, now, None, True)
+        pending = self.pending(user_id, thread_id)
+        if not pending:
+            raise InputError(f"Thread {thread_id!r} has no pending approval.")
+        parse_decisions(decisions, pending)  # raises before anything runs
+        result = self._collect(self._stream(Command(resume=decisions), self._config(user_id, thread_id), ctx),
+                               TurnResult())
+        result.pending = self.pending(user_id, thread_id)
+        return result
+
+    def end_session(self, user_id: str, thread_id: str, *, now: datetime | None = None) -> dict | None:
+        """End a thread (``/end`` in chat): write its session summary (topic, decisions, open items,
+        thread id, first and last turn; see ``memory_agent.memory.sessions``) and audit it at ``now``.
+        ``None`` when the thread has no turn yet or the user's memory is off. Ending twice replaces the summary."""
+        ctx = self._context(user_id, thread_id, now, None, True)
+        if not self.memory.ledger.memory_enabled(user_id):
+            return None
+        activity = self.memory.ledger.thread_activity(user_id).get(thread_id)
+        messages = self.transcript(user_id, thread_id)
+        if activity is None or not messages:
+            return None
+        facts = [f for f in self.memory.ledger.facts(user_id) if f.source.thread_id == thread_id]
+        row = summarize_thread(user_id, thread_id, messages, facts, self.pending(user_id, thread_id),
+                               activity[0], activity[1])
+        self.memory.ledger.save_summary(row)
+        self.memory.ledger.audit({
+            "id": f"a_summary_{uuid.uuid4().hex}", "user_id": user_id, "thread_id": thread_id, "at": ctx.clock(),
+            "operation": "SUMMARY", "decision": "written", "decided_by": "session end",
+            "reason": f"{len(row['decisions'])} decision(s), {len(row['open_items'])} open item(s)",
+        })
+        return row
+
+    def summarize_ended_sessions(self, user_id: str, now: datetime, keep_open: str | None = None) -> list[dict]:
+        """Write a summary for every thread of the user with turns after its last summary (the
+        user started another session, so those ended); ``keep_open`` is the thread starting now."""
+        done = {s["thread_id"]: s["ended_at"] for s in self.memory.ledger.summaries(user_id)}
+        out = []
+        for thread_id, (_first, last) in self.memory.ledger.thread_activity(user_id).items():
+            if thread_id == keep_open or (thread_id in done and str(done[thread_id]) >= last.isoformat()):
+                continue
+            row = self.end_session(user_id, thread_id, now=now)
+            if row is not None:
+                out.append(row)
+        return out
+
+    def rewind_thread(self, user_id: str, thread_id: str, before: datetime) -> int | None:
+        """Rewind a thread to its last finished turn that started before ``before`` (context clock),
+        dropping every later turn (finished, cut short or waiting at an approval) from the transcript
+        and the checkpointer. Returns ``None`` when the thread has no turn in that window, else the
+        number of turns dropped. With no finished turn before ``before`` among the checkpoints the
+        thread is deleted. Turns without a recorded time (``turn.at``) are never counted."""
+        config = self._config(user_id, thread_id)
+        key = config["configurable"]["thread_id"]
+        cut = before.isoformat()
+
+        def started(snapshot) -> str:
+            return str((snapshot.values.get("turn") or {}).get("at") or "")
+
+        history = list(self.graph.get_state_history(config))  # newest first
+        window = {started(s) for s in history if started(s) >= cut}
+        if not window:
+            return None
+        keep = next((s for s in history if not s.next and started(s) and started(s) < cut), None)
+        saved = self.checkpointer.get_tuple(keep.config) if keep is not None else None
+        self.checkpointer.delete_thread(key)
+        if saved is not None:
+            self.checkpointer.put({"configurable": {"thread_id": key, "checkpoint_ns": ""}}, saved.checkpoint,
+                                  saved.metadata, saved.checkpoint["channel_versions"])
+        return len(window)
+
+    def prune_checkpoints(self, user_id: str) -> list[dict]:
+        """Keep only the latest checkpoint of each finished thread of the user (what reading the
+        transcript or continuing the thread needs); threads waiting at an approval or cut short
+        are left alone. Uses the checkpointer's ``prune(..., strategy="keep_latest")`` when it has
+        one (Postgres); otherwise re-writes the latest checkpoint after ``delete_thread`` (SQLite).
+        Returns ``[{"thread_id", "removed": number of checkpoints}]`` for threads that changed."""
+        out = []
+        for thread_id in self.memory.ledger.threads(user_id):
+            pending, unfinished = self._state(user_id, thread_id)
+            if pending or unfinished:
+                continue
+            config = self._config(user_id, thread_id)
+            count = sum(1 for _ in self.checkpointer.list(config))
+            if count <= 1:
+                continue
+            try:
+                self.checkpointer.prune([config["configurable"]["thread_id"]], strategy="keep_latest")
+            except NotImplementedError:
+                latest = self.checkpointer.get_tuple(config)
+                if latest is None or latest.pending_writes:
+                    continue
+                self.checkpointer.delete_thread(config["configurable"]["thread_id"])
+                self.checkpointer.put({"configurable": {**config["configurable"], "checkpoint_ns": ""}},
+                                      latest.checkpoint, latest.metadata, latest.checkpoint["channel_versions"])
+            out.append({"thread_id": thread_id, "removed": count - sum(1 for _ in self.checkpointer.list(config))})
+        return out
+
+    def transcript(self, user_id: str, thread_id: str) -> list:
+        """The thread's messages (working memory) from the checkpointer."""
+        return list(self.graph.get_state(self._config(user_id, thread_id)).values.get("messages", []))

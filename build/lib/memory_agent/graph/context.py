@@ -1,0 +1,77 @@
+"""Run context (LangGraph ``context_schema``): who is talking and what time it is.
+
+Passed with every run, never read from the environment behind the caller's back.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Literal
+
+from memory_agent.core.facts import utcnow
+
+ApprovalMode = Literal["always", "risky-only", "never"]
+
+#: Longest accepted user id, in characters: an e-mail address is at most 254 (RFC 5321), and
+#: every id is stored in full in each Chroma collection's metadata and each SQL row.
+MAX_USER_ID_CHARS = 256
+
+
+def user_id_problem(user_id: object) -> str | None:
+    """Why ``user_id`` is not accepted (``None`` when it is): not a string, blank, longer than
+    :data:`MAX_USER_ID_CHARS`, or containing control characters. Ids are compared exactly
+    (``Alice@x`` and ``alice@x`` are two users)."""
+    if not isinstance(user_id, str) or not user_id.strip():
+        return ("The user id is empty: pass a non-blank user id (--user alice@example.com on the command line, "
+                "user_id in a run context)")
+    if len(user_id) > MAX_USER_ID_CHARS:
+        return (f"The user id has {len(user_id):,} characters; the limit is {MAX_USER_ID_CHARS}. "
+                "Use a shorter stable id, e.g. the e-mail address or an account number.")
+    if any(unicodedata.category(c) == "Cc" for c in user_id):
+        return "The user id contains control characters (line breaks, tabs, NUL): remove them."
+    return None
+
+
+@dataclass(frozen=True)
+class AgentContext:
+    """Context of one run.
+
+    Attributes:
+        user_id: whose memories are read and written; any non-blank string of at most
+            :data:`MAX_USER_ID_CHARS` characters without control characters.
+        now: the clock (timezone-aware; naive is taken as UTC). ``None`` means the wall clock.
+            Every timestamp the system writes or compares uses it, so evals can replay
+            sessions months apart.
+        approval: ``always`` ask (default), ``risky-only`` (constraints, restricted facts,
+            updates and retractions still ask), ``never`` (auto-approve, for evals).
+        memory_enabled: ``False`` turns long-term memory off: no reads, no proposals, no writes.
+        thread_id: the thread id as the user knows it, recorded as provenance (default: the
+            checkpointer's thread id from the run config).
+
+    Raises:
+        ValueError: a blank or too long user id or one with control characters, ``now`` not a
+            datetime, or an unknown approval mode.
+    """
+
+    user_id: str
+    now: datetime | None = None
+    approval: ApprovalMode = "always"
+    memory_enabled: bool = True
+    thread_id: str | None = None
+
+    def __post_init__(self) -> None:
+        problem = user_id_problem(self.user_id)
+        if problem:
+            raise ValueError(problem)
+        if self.now is not None and not isinstance(self.now, datetime):
+            raise ValueError(f"now must be a datetime (timezone-aware, or naive meaning UTC), not {self.now!r}")
+        if self.approval not in ("always", "risky-only", "never"):
+            raise ValueError(f"approval must be always, risky-only or never, not {self.approval!r}")
+
+    def clock(self) -> datetime:
+        """The context clock as an aware UTC datetime."""
+        if self.now is None:
+            return utcnow()
+        return self.now.replace(tzinfo=UTC) if self.now.tzinfo is None else self.now.astimezone(UTC)

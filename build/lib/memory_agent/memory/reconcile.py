@@ -1,0 +1,148 @@
+"""Reconcile one validated proposal against the user's live facts: ADD, NOOP, UPDATE or RETRACT.
+
+Decided by code, from the proposal's nearest live facts (cosine similarity of their embedded
+``"topic: content"`` texts) and the slot (``topic``) the proposal fills:
+
+- **NOOP**: the same content (normalised) or a close paraphrase: similarity ≥ ``noop_similarity``
+  with the same polarity and no new value (number, date, name). A near-identical sentence with
+  the opposite polarity ("no longer vegetarian") or a new value ("the deadline is now April 2")
+  is an UPDATE.
+- **UPDATE**: a live fact that the new one contradicts or replaces: the same topic and a change
+  word in the user's words ("now", "moved", "switched", "no longer", "instead" …); or, across
+  topics, a change word and similarity ≥ ``update_similarity_any_topic``. A topic alone is not
+  enough: many topics hold several values (two allergies, two pets), and superseding an allergy
+  by another would lose a safety constraint. The old fact is superseded, never deleted.
+- **RETRACT**: the model marked the proposal ``retract``; the target is the live fact of the same
+  topic, else the most similar one at or above ``retract_similarity`` whose words include every
+  content word of what the user named ("forget my favourite food" never retracts "favourite
+  color is green"). No target → dropped.
+- **ADD** otherwise.
+
+Thresholds are for all-MiniLM-L6-v2 and were set on this project's example scenarios; a person
+still approves every UPDATE and RETRACT (they are flagged risky).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memory_agent.core.facts import Fact, ProposedFact
+from memory_agent.memory.retrieval import similarity_from_distance
+from memory_agent.memory.validation import normalise
+
+_NEGATION = re.compile(r"\b(not|no longer|never|n't|no more|stopped|quit|gave up|any ?more|anymore)\b|n't\b",
+                       re.IGNORECASE)
+_CHANGE = re.compile(
+    r"\b(now|moved|switched|changed|no longer|not anymore|any ?more|instead|update|replaced|migrated|"
+    r"from now|these days|actually|new)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class ReconcileConfig:
+    """Similarity thresholds (0–1 cosine similarity) for reconcile decisions."""
+
+    noop_similarity: float = 0.9
+    update_similarity_any_topic: float = 0.7
+    retract_similarity: float = 0.45
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What reconcile decided: ``operation`` and, for UPDATE/RETRACT/NOOP, the live ``target``."""
+
+    operation: str
+    target: Fact | None = None
+    reason: str = ""
+
+
+def polarity(text: str) -> bool:
+    """True when ``text`` is negated ("not", "no longer", "n't", "stopped", …). Embeddings put
+    "The user is vegetarian." and "The user is no longer vegetarian." at 0.94 cosine similarity,
+    so a paraphrase test alone would call the contradiction a duplicate."""
+    return bool(_NEGATION.search(text))
+
+
+_VALUE = re.compile(r"\b(?:\d[\w:./-]*|[A-Z][\w.+#-]*)")
+
+
+def values(text: str) -> set[str]:
+    """The value-like tokens of a sentence: numbers, dates, and capitalised words after the first
+    word ("March 14", "Postgres", "Kotlin"). Two sentences that embed as near-identical but differ
+    in these ("… is March 14." / "… is now April 2.") are not duplicates."""
+    words = text.split(maxsplit=1)
+    rest = words[1] if len(words) > 1 else ""
+    return {v.casefold().rstrip(".") for v in _VALUE.findall(rest)}
+
+
+_FILLER = frozenset({
+    "the", "a", "an", "user", "user's", "users", "my", "mine", "i", "i'm", "me", "what", "where", "when",
+    "which", "who", "how", "that", "this", "about", "said", "say", "told", "is", "am", "are", "was", "were",
+    "to", "of", "in", "on", "at", "for", "and", "or",
+})
+
+
+def _words(text: str) -> set[str]:
+    return {w[:5] for w in re.findall(r"[\w']+", text.casefold()) if w not in _FILLER}
+
+
+def _covers(named: str, content: str) -> bool:
+    """Every content word of ``named`` (first five letters, a crude stem) occurs in ``content``."""
+    wanted = _words(named)
+    return bool(wanted) and wanted <= _words(content)
+
+
+def _same_topic(a: str, b: str) -> bool:
+    return bool(a) and normalise(a) == normalise(b)
+
+
+def reconcile(
+    proposal: ProposedFact, neighbours: Sequence[tuple[Fact, float]], config: ReconcileConfig = ReconcileConfig(),
+    message: str = "",
+) -> Decision:
+    """Decide the operation for ``proposal`` given its nearest live facts ``(fact, cosine distance)``.
+
+    ``message`` is the text of the user message the proposal cites: a change word there ("Actually,
+    I'm vegan now.") counts even when the evidence is only "I'm vegan".
+
+    Returns a :class:`Decision`; ``operation`` is one of ADD, NOOP, UPDATE, RETRACT, or DROP
+    (a retraction with nothing live to retract).
+    """
+    scored = sorted(
+        ((f, similarity_from_distance(d)) for f, d in neighbours if f.status == "confirmed"),
+        key=lambda x: x[1],
+        reverse=True,
+    )
+    if proposal.operation == "retract":
+        same = [(f, s) for f, s in scored if _same_topic(proposal.topic, f.topic)]
+        if same:
+            return Decision("RETRACT", same[0][0], "same topic")
+        for fact, sim in scored:
+            if sim >= config.retract_similarity and _covers(proposal.content, fact.content):
+                return Decision("RETRACT", fact, f"similarity {sim:.2f}, names {proposal.content!r}")
+        return Decision("DROP", None, "nothing live matches what the user asked to forget")
+
+    content = normalise(proposal.content)
+    negated = polarity(proposal.content)
+    change = bool(_CHANGE.search(f"{proposal.evidence or ''} {message}"))
+    for fact, sim in scored:
+        if normalise(fact.content) == content:
+            return Decision("NOOP", fact, "already known (same words)")
+        if sim < config.noop_similarity:
+            continue
+        if polarity(fact.content) != negated:  # near-identical words, opposite polarity: a contradiction
+            return Decision("UPDATE", fact, f"negates a known fact (similarity {sim:.2f})")
+        new_values = values(proposal.content) - values(fact.content)
+        if not new_values:
+            return Decision("NOOP", fact, f"already known (similarity {sim:.2f})")
+        if change:
+            return Decision("UPDATE", fact, f"same statement with a new value ({', '.join(sorted(new_values))})")
+    for fact, sim in scored:
+        if change and _same_topic(proposal.topic, fact.topic):
+            return Decision("UPDATE", fact, f"same topic '{fact.topic}' and a change word, similarity {sim:.2f}")
+    if change and scored and scored[0][1] >= config.update_similarity_any_topic:
+        return Decision("UPDATE", scored[0][0], f"change of a similar fact ({scored[0][1]:.2f})")
+    return Decision("ADD")

@@ -1,0 +1,114 @@
+"""``human_approval``: pause the graph with ``interrupt()`` so a person approves, edits or rejects.
+
+The interrupt value is ``{"proposals": [Proposal dicts], "refused": [{"content", "reason"}]}``:
+the proposals to decide (operation, kind, content, source, evidence, risky, and for
+UPDATE/RETRACT the target) and, for the person's information, what validation refused this turn
+and why (nothing refused can be approved). Resume with
+``Command(resume=...)`` where the value is one of:
+
+- ``"approve"`` or ``"reject"``: the same decision for every proposal;
+- a list ``[{"proposal_id": str, "action": "approve"|"edit"|"reject", "content": str}]``
+  (``content`` only for edit), or ``{"decisions": that list}``;
+- a dict ``{proposal_id: "approve" | "reject" | {"action": "edit", "content": str}}``.
+
+A proposal with no decision is rejected. Decisions are recorded as made by ``"user"`` (the
+payload cannot name someone else); the approval mode is the one the turn started with. This node
+has no side effect before the interrupt, so re-running it on resume writes nothing twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+from langgraph.types import interrupt
+from memory_agent.graph.context import AgentContext
+from memory_agent.graph.state import AgentState
+from memory_agent.graph.turn import check_owner, turn_policy
+
+from memory_agent.memory.validation import check_edit
+
+ACTIONS = ("approve", "edit", "reject")
+
+
+def parse_decisions(value: Any, proposals: list[dict]) -> list[dict]:
+    """Turn a resume value into one decision per proposal.
+
+    Raises:
+        ValueError: a malformed value, an unknown action or proposal id, or an edit whose content is
+            empty, too long, or reads as an instruction to the agent (edits are validated like proposals).
+    """
+    ids = [p["id"] for p in proposals]
+    by_id: dict[str, dict] = {}
+    if isinstance(value, str):
+        if value not in ("approve", "reject"):
+            raise ValueError(f"Resume with 'approve', 'reject' or a list of decisions, not {value!r}")
+        by_id = {pid: {"action": value} for pid in ids}
+    else:
+        if isinstance(value, dict) and "decisions" in value:
+            value = value["decisions"]
+        if isinstance(value, dict):
+            value = [{"proposal_id": k, **(v if isinstance(v, dict) else {"action": v})} for k, v in value.items()]
+        if not isinstance(value, list):
+            raise ValueError("Resume value must be 'approve', 'reject', a list or a dict of decisions")
+        if not value:
+            raise ValueError("No decisions given: resume with 'approve', 'reject' or one decision per proposal")
+        for d in value:
+            if not isinstance(d, dict):
+                raise ValueError(
+                    f"Each decision must be a dict like {{'proposal_id': ..., 'action': 'approve'}}, not {d!r}"
+                )
+            pid = d.get("proposal_id")
+            if pid not in ids:
+                raise ValueError(f"Unknown proposal id {pid!r}; pending: {ids}")
+            if pid in by_id:
+                raise ValueError(f"Two decisions for {pid}: give one per proposal")
+            by_id[pid] = d
+    decisions = []
+    for pid in ids:
+        d = by_id.get(pid, {"action": "reject", "reason": "no decision given"})
+        action = d.get("action")
+        if action not in ACTIONS:
+            raise ValueError(f"Unknown action {action!r} for {pid}: use approve, edit or reject")
+        if action == "edit" and next(p for p in proposals if p["id"] == pid)["operation"] == "RETRACT":
+            raise ValueError(f"{pid} is a retraction: approve or reject it; there is no content to edit")
+        if action == "edit":
+            if not isinstance(d.get("content"), str):
+                raise ValueError(f"Edit of {pid} needs 'content' as a string, not {d.get('content')!r}")
+            problem = check_edit(d["content"])
+            if problem:
+                raise ValueError(f"Edit of {pid} refused: {problem}")
+        decisions.append({"proposal_id": pid, "action": action,
+                          "content": d.get("content") if action == "edit" else None, "decided_by": "user"})
+    return decisions
+
+
+def needs_person(proposal: dict, mode: str) -> bool:
+    """Whether ``proposal`` must be asked about under approval ``mode``."""
+    if mode == "never":
+        return False
+    if mode == "risky-only":
+        return bool(proposal.get("risky"))
+    return True
+
+
+def make_human_approval():
+    """Build the node. State in: ``proposals``. State out: ``decisions``."""
+
+    def human_approval(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+        check_owner(state, runtime.context)
+        proposals = state.get("proposals") or []
+        mode = turn_policy(state, runtime.context)["approval"]  # the turn's mode, not the resuming call's
+        auto = [p for p in proposals if not needs_person(p, mode)]
+        ask = [p for p in proposals if needs_person(p, mode)]
+        decisions = [{"proposal_id": p["id"], "action": "approve", "content": None, "decided_by": f"auto ({mode})"}
+                     for p in auto]
+        if ask:
+            # the person also sees what validation refused this turn, and why
+            refused = [{"content": d["proposal"].get("content"), "reason": d["reason"]}
+                       for d in state.get("dropped") or [] if d.get("decision") == "invalid"]
+            answer = interrupt({"proposals": ask, "refused": refused})
+            decisions += parse_decisions(answer, ask)
+        return {"decisions": decisions}
+
+    return human_approval

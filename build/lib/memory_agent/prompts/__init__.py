@@ -1,0 +1,23 @@
+"""Prompts as plain text files next to this module; edit the ``.md`` files, not code.
+
+- ``system.md``: the answer node's system prompt.
+- ``memory_block.md``: how injected memories are presented (``{memories}`` placeholder).
+- ``session_block.md``: profile, earlier sessions, procedural facts and episodes (``{session}``).
+- ``propose_facts.md``: the extraction prompt (``{messages}`` placeholder).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+PROMPTS_DIR = Path(__file__).resolve().parent
+
+
+@cache
+def load_prompt(name: str) -> str:
+    """The text of ``prompts/<name>.md``. Raises ``FileNotFoundError`` naming the missing file."""
+    path = PROMPTS_DIR / f"{name}.md"
+    if not path.is_file():
+        raise FileNotFoundError(f"Prompt file {path} is missing; restore it from the template.")
+    return path.read_text(encoding="utf-8")
