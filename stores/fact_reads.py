@@ -60,7 +60,6 @@ class FactReads:
         candidates += [(facts[i], 1.0) for i in best_lexical if i not in seen and i in facts]
         return rank(candidates, now, config, {i: lexical[i] for i in best_lexical})
 
-
     def _lexical_index(self, user_id: str, count: int, rebuild: bool = False) -> tuple[LexicalIndex, dict[str, Fact]]:
         """The user's BM25 index and live facts by id, built from the user's own collection and kept
         while the live count and the index's write generation are unchanged (an edit, renewal or
@@ -75,7 +74,6 @@ class FactReads:
             self._lexical.pop(next(iter(self._lexical)))
         self._lexical[user_id] = ((len(live), key[1]), built, {f.id: f for f in live})
         return built, self._lexical[user_id][2]
-
 
     def live(self, user_id: str) -> list[Fact]:
         """The user's live facts, oldest first: the live index's set, with last-used time and use
@@ -114,4 +112,3 @@ class FactReads:
             chain.append(fwd)
             seen.add(fwd.id)
         return chain
-

@@ -79,7 +79,6 @@ class FactWrites:
         self.ledger.journal_end(user_id, entry)
         return summary
 
-
     def repair(self) -> list[dict[str, Any]]:
         """Write again every decision a process began and did not finish (left in the commit journal
         by a crash or a store that went down mid-commit), each under its own user. Returns the
@@ -95,7 +94,6 @@ class FactWrites:
             done.append(self.apply(entry["user_id"], proposal, p["action"], datetime.fromisoformat(p["now"]),
                                    p["decided_by"], p.get("content")))
         return done
-
 
     def _write(self, user_id: str, proposal: Proposal, fact_id: str, now: datetime, audit: dict[str, Any],
                summary: dict[str, Any]) -> dict[str, Any]:
@@ -144,7 +142,6 @@ class FactWrites:
         summary.update(fact_id=fact_id, written=written)
         return summary
 
-
     def record_dropped(self, user_id: str, thread_id: str, item: dict[str, Any], now: datetime) -> bool:
         """Audit a proposal that never reached approval (invalid, NOOP, nothing to retract)."""
         p = item["proposal"]
@@ -155,13 +152,11 @@ class FactWrites:
             "reason": item.get("reason", ""), "target_id": item.get("target_id"), "proposal": p,
         })
 
-
     def touch(self, user_id: str, fact_ids: Sequence[str], now: datetime, turn_id: str) -> None:
         """Record that these facts were injected in turn ``turn_id`` at ``now`` (last-used, use
         count); idempotent per (fact, turn)."""
         if fact_ids:
             self.ledger.touch(user_id, fact_ids, now, turn_id)
-
 
     def _live_head(self, user_id: str, fact_id: str | None) -> str | None:
         """Follow ``superseded_by`` from ``fact_id`` to the fact that is live now (``None`` when
@@ -179,7 +174,6 @@ class FactWrites:
             fact_id = fact.superseded_by
         return None
 
-
     def _end(self, user_id: str, fact_id: str | None, status: str, now: datetime, by: str | None) -> bool:
         """Mark a fact superseded/retracted in the ledger, then remove it from the live index."""
         if not fact_id:
@@ -192,5 +186,3 @@ class FactWrites:
         self.ledger.save_fact(old)
         self.index.delete(user_id, [fact_id])
         return True
-
-

@@ -64,7 +64,6 @@ class LongTermMemory(FactReads, ProposalPlanning, FactWrites):
         # to the user's live facts by this process (the index's generation) or when the count changes
         self._lexical: dict[str, tuple[tuple[int, int], LexicalIndex, dict[str, Fact]]] = {}
 
-
     def forget_cached(self, user_id: str) -> None:
         """Drop everything this process caches about the user (query and fact embeddings, the BM25
         index and its copy of the live facts): called when the user is erased, so no copy outlives
@@ -72,7 +71,6 @@ class LongTermMemory(FactReads, ProposalPlanning, FactWrites):
         self._lexical.pop(user_id, None)
         for key in [k for k in self._embeddings_cache if k[0] == user_id]:
             del self._embeddings_cache[key]
-
 
     def _embed(self, user_id: str, text: str) -> list[float]:
         """Embed one text of ``user_id``, remembering the last few hundred, so a fact embedded when
@@ -86,4 +84,3 @@ class LongTermMemory(FactReads, ProposalPlanning, FactWrites):
                 self._embeddings_cache.pop(next(iter(self._embeddings_cache)))
             self._embeddings_cache[key] = vector
         return vector
-

@@ -2,9 +2,11 @@
 
 Adding a kind is one :class:`KindSpec` row in :data:`KINDS` plus its description in
 ``prompts/propose_facts.md`` (the extraction prompt the model reads). Every other module reads
-the properties from here: what needs a person's approval (``stores.long_term``), the profile
-(``memory.sessions``, ``memory.retrieval``), episodes (``nodes.commit``), validity, review and
-decay (``memory.lifecycle``), and the default importance the offline model gives a fact.
+the properties from here, through the functions below, which read :data:`KINDS` when called:
+what needs a person's approval (``stores.proposal_planning``), the profile (``memory.sessions``,
+``stores.session_memory``, ``memory.retrieval``), episodes (``nodes.commit``), validity, review and
+decay (``memory.lifecycle``), and the default importance the offline model gives a fact. Only
+:data:`FACT_KINDS`, the structured-output schema's list, is fixed when the module loads.
 
 The numbers are this template's defaults, not measurements: change them per deployment.
 """
