@@ -49,7 +49,8 @@ from memory_agent.stores.chroma_store import ChromaFactIndex, _metadata, make_ch
 from memory_agent.stores.long_term import LongTermMemory  # noqa: E402
 from memory_agent.stores.sql_store import SQLiteFactLedger  # noqa: E402
 
-from memory_agent.core.facts import FACT_KINDS, Fact, Source  # noqa: E402
+from memory_agent.core.facts import Fact, Source  # noqa: E402
+from memory_agent.core.kinds import FACT_KINDS  # noqa: E402
 from memory_agent.memory.retrieval import RetrievalConfig, rank  # noqa: E402
 from memory_agent.models.embeddings import load_embedder  # noqa: E402
 

@@ -7,11 +7,12 @@ from memory_agent.graph.context import AgentContext
 from memory_agent.graph.state import AgentState
 from memory_agent.graph.turn import check_owner, turn_policy
 from memory_agent.stores.long_term import LongTermMemory
+from memory_agent.stores.maintenance import renew
+from memory_agent.stores.session_memory import scrub_summaries
 
 from memory_agent.core.facts import Proposal, stable_id
-from memory_agent.core.kinds import EPISODE_KINDS
-from memory_agent.memory.lifecycle import renew
-from memory_agent.memory.sessions import episode_row, scrub_summaries
+from memory_agent.core.kinds import is_episode
+from memory_agent.memory.sessions import episode_row
 
 
 def make_commit(memory: LongTermMemory):
@@ -57,7 +58,7 @@ def make_commit(memory: LongTermMemory):
         for r in results:  # an approved decision, event or commitment is also a dated episode
             fact = memory.ledger.get_fact(ctx.user_id, r["fact_id"]) if r["operation"] in ("ADD", "UPDATE") and \
                 r["action"] != "reject" and r["fact_id"] else None
-            if fact is not None and fact.kind in EPISODE_KINDS:
+            if fact is not None and is_episode(fact.kind):
                 memory.ledger.save_episode(episode_row(fact, fact.created_at))
         if state.get("recall"):  # "what do you remember about me?": the read is audited too
             memory.ledger.audit({

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memory_agent.core.facts import Fact, Proposal, Source, stable_id
-from memory_agent.memory.sessions import scrub_summaries
 from memory_agent.memory.validation import check_edit
+from memory_agent.stores.session_memory import scrub_summaries
 
 if TYPE_CHECKING:  # pragma: no cover
     from memory_agent.app.agent import MemoryAgent

@@ -196,12 +196,12 @@ def maintain(
 ) -> None:
     """Expire, list facts due for review, decay and prune unused facts, merge duplicates (keeping
     every source), and prune old checkpoints. Every change goes to the audit log."""
-    from memory_agent.memory import lifecycle
+    from memory_agent.stores import maintenance
 
     console = get_console()
     with _read_only_agent(ctx, console, user or "maintain") as agent:
-        report = lifecycle.maintain(agent.memory, utcnow(), users=[user] if user else None, dry_run=dry_run,
-                                    checkpoints=agent.prune_checkpoints)
+        report = maintenance.maintain(agent.memory, utcnow(), users=[user] if user else None, dry_run=dry_run,
+                                      checkpoints=agent.prune_checkpoints)
     data = report.as_dict()
     if as_json:
         typer.echo(_dumps(data))

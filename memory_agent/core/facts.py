@@ -95,8 +95,8 @@ class ProposedFact(BaseModel):
         default="add", description="'add' for new information, 'retract' when the user asks to forget something"
     )
     kind: FactKind = Field(
-        description="preference | project | decision | constraint | fact | event | commitment | procedural "
-        "(procedural: how the user wants answers presented, only when the user asks for it)")
+        description=" | ".join(FACT_KINDS)
+        + " (procedural: how the user wants answers presented, only when the user asks for it)")
     content: str = Field(description="one short neutral sentence in the third person, e.g. 'The user is vegetarian.'")
     topic: str = Field(
         default="", description="a short name of the slot this fact fills, e.g. 'diet', 'database', 'home city'"

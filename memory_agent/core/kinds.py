@@ -2,9 +2,11 @@
 
 Adding a kind is one :class:`KindSpec` row in :data:`KINDS` plus its description in
 ``prompts/propose_facts.md`` (the extraction prompt the model reads). Every other module reads
-the properties from here: what needs a person's approval (``stores.long_term``), the profile
-(``memory.sessions``, ``memory.retrieval``), episodes (``nodes.commit``), validity, review and
-decay (``memory.lifecycle``), and the default importance the offline model gives a fact.
+the properties from here, through the functions below, which read :data:`KINDS` when called:
+what needs a person's approval (``stores.proposal_planning``), the profile (``memory.sessions``,
+``stores.session_memory``, ``memory.retrieval``), episodes (``nodes.commit``), validity, review and
+decay (``memory.lifecycle``), and the default importance the offline model gives a fact. Only
+:data:`FACT_KINDS`, the structured-output schema's list, is fixed when the module loads.
 
 The numbers are this template's defaults, not measurements: change them per deployment.
 """
@@ -54,21 +56,64 @@ KINDS: tuple[KindSpec, ...] = (
     KindSpec("procedural", profile_rank=0, review_days=365.0, decays=False, importance=0.6),
 )
 
-KIND_BY_NAME: dict[str, KindSpec] = {k.name: k for k in KINDS}
+#: Kind names in schema order. Read once, when ``memory_agent.core.facts`` builds the structured-output
+#: schema from it: a kind added later is not in that schema.
 FACT_KINDS: tuple[str, ...] = tuple(k.name for k in KINDS)
 
-#: Kinds a person must approve whatever the approval mode.
-APPROVAL_KINDS: frozenset[str] = frozenset(k.name for k in KINDS if k.needs_approval)
-#: Profile kinds, in the order the profile block lists them.
-PROFILE_KINDS: tuple[str, ...] = tuple(k.name for k in sorted((k for k in KINDS if k.profile_rank is not None),
-                                                                key=lambda k: k.profile_rank))
-#: Kinds whose committed facts are also episodes.
-EPISODE_KINDS: frozenset[str] = frozenset(k.name for k in KINDS if k.episode)
-#: kind → days until ``valid_until``, for the kinds that expire.
-EXPIRE_DAYS: dict[str, float] = {k.name: k.expire_days for k in KINDS if k.expire_days is not None}
-#: kind → days until ``review_at``, for the kinds that are reviewed.
-REVIEW_DAYS: dict[str, float] = {k.name: k.review_days for k in KINDS if k.review_days is not None}
-#: Kinds whose importance never decays.
-NEVER_DECAY_KINDS: frozenset[str] = frozenset(k.name for k in KINDS if not k.decays)
-#: kind → default importance of a new fact.
-IMPORTANCE: dict[str, float] = {k.name: k.importance for k in KINDS}
+
+# Every decision below reads KINDS when it is called, so a kind added to it (a deployment's own,
+# or a test's monkeypatch) takes part in approval, the profile, episodes, validity and decay.
+def kind_spec(kind: str) -> KindSpec | None:
+    """The row of ``kind`` in :data:`KINDS`, or ``None`` for a name that is not a fact kind (``"episode"``)."""
+    return next((k for k in KINDS if k.name == kind), None)
+
+
+def needs_approval(kind: str) -> bool:
+    """True when a person approves every proposal of ``kind``, whatever the approval mode."""
+    spec = kind_spec(kind)
+    return spec is not None and spec.needs_approval
+
+
+def profile_kinds() -> tuple[str, ...]:
+    """The profile kinds, in the order the profile block lists them (by ``profile_rank``)."""
+    ranked = sorted((k for k in KINDS if k.profile_rank is not None), key=lambda k: k.profile_rank)
+    return tuple(k.name for k in ranked)
+
+
+def is_profile(kind: str) -> bool:
+    """True when ``kind`` is part of the user's profile."""
+    spec = kind_spec(kind)
+    return spec is not None and spec.profile_rank is not None
+
+
+def is_episode(kind: str) -> bool:
+    """True when a committed fact of ``kind`` is also written as an episode."""
+    spec = kind_spec(kind)
+    return spec is not None and spec.episode
+
+
+def expire_days() -> dict[str, float]:
+    """kind → days from commit to ``valid_until``, for the kinds that expire."""
+    return {k.name: k.expire_days for k in KINDS if k.expire_days is not None}
+
+
+def review_days() -> dict[str, float]:
+    """kind → days from commit to ``review_at``, for the kinds that are reviewed."""
+    return {k.name: k.review_days for k in KINDS if k.review_days is not None}
+
+
+def never_decay_kinds() -> frozenset[str]:
+    """The kinds whose importance never decays."""
+    return frozenset(k.name for k in KINDS if not k.decays)
+
+
+def default_importance(kind: str) -> float:
+    """The default importance (0–1) of a new fact of ``kind``.
+
+    Raises:
+        KeyError: ``kind`` is not in :data:`KINDS`.
+    """
+    spec = kind_spec(kind)
+    if spec is None:
+        raise KeyError(kind)
+    return spec.importance

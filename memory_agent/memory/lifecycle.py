@@ -1,4 +1,4 @@
-"""Forgetting on purpose: validity by kind, review dates, and the ``maintain`` pass.
+"""Forgetting on purpose, the rules: validity by kind, review dates, confirmation and decay.
 
 **Validity by kind** (:class:`LifecyclePolicy`, applied when a fact is written): commitments
 and events expire (``valid_until``); preferences, constraints and projects get a review date
@@ -7,7 +7,8 @@ review date is within ``review_window_days`` is injected with a note asking the 
 it with the user; a confirmation renews it (a new review date): "yes, still true" right after
 the note, or restating the fact; a change supersedes it.
 
-**maintain** (:func:`maintain`), for every user of the ledger, at the clock ``now``:
+**maintain** (:func:`memory_agent.stores.maintenance.maintain` applies these rules to the stores),
+for every user of the ledger, at the clock ``now``:
 
 1. *expire*: live facts past ``valid_until`` become ``expired`` and leave the live index;
 2. *review queue*: live facts whose review date is due (returned, not changed);
@@ -21,25 +22,19 @@ the note, or restating the fact; a change supersedes it.
 5. *prune checkpoints*: finished threads keep only their latest checkpoint (what a resume needs).
 
 Every change is written to the audit log (``decided_by = "maintain"``). The defaults are this
-template's choices, not measured optima: change them in one place here.
+template's choices, not measured optima: change them in one place, :class:`LifecyclePolicy` (its
+per-kind tables come from :mod:`memory_agent.core.kinds`).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
 
-from memory_agent.core.facts import Fact, stable_id
-from memory_agent.core.kinds import EXPIRE_DAYS, NEVER_DECAY_KINDS, REVIEW_DAYS
-from memory_agent.memory.reconcile import polarity
-from memory_agent.memory.validation import normalise
-
-if TYPE_CHECKING:  # pragma: no cover
-    from memory_agent.stores.long_term import LongTermMemory
+from memory_agent.core import kinds
+from memory_agent.core.facts import Fact
 
 
 @dataclass(frozen=True)
@@ -53,14 +48,17 @@ class LifecyclePolicy:
     - ``never_decay_kinds``: kinds that never decay (constraints: an allergy stays).
     - ``merge_similarity``: cosine similarity at or above which two facts are near duplicates
       (the reconcile NOOP threshold of this template is of the same order).
+
+    ``None`` in ``expire_days``, ``review_days`` or ``never_decay_kinds`` (the default) reads that
+    table from the kind registry (:mod:`memory_agent.core.kinds`) at each call.
     """
 
-    expire_days: dict[str, float] = field(default_factory=lambda: dict(EXPIRE_DAYS))
-    review_days: dict[str, float] = field(default_factory=lambda: dict(REVIEW_DAYS))
+    expire_days: dict[str, float] | None = None
+    review_days: dict[str, float] | None = None
     review_window_days: float = 14.0
     decay_half_life_days: float = 90.0
     prune_below: float = 0.1
-    never_decay_kinds: frozenset[str] = NEVER_DECAY_KINDS
+    never_decay_kinds: frozenset[str] | None = None
     merge_similarity: float = 0.92
 
 
@@ -69,8 +67,8 @@ DEFAULT_POLICY = LifecyclePolicy()
 
 def validity(kind: str, now: datetime, policy: LifecyclePolicy = DEFAULT_POLICY) -> dict[str, datetime | None]:
     """``{"valid_until", "review_at"}`` for a fact of ``kind`` written at ``now``."""
-    expire = policy.expire_days.get(kind)
-    review = policy.review_days.get(kind)
+    expire = (kinds.expire_days() if policy.expire_days is None else policy.expire_days).get(kind)
+    review = (kinds.review_days() if policy.review_days is None else policy.review_days).get(kind)
     return {"valid_until": now + timedelta(days=expire) if expire is not None else None,
             "review_at": now + timedelta(days=review) if review is not None else None}
 
@@ -95,157 +93,9 @@ def is_confirmation(text: str) -> bool:
 
 def decayed_importance(fact: Fact, now: datetime, policy: LifecyclePolicy = DEFAULT_POLICY) -> float:
     """``importance · 0.5^(unused days / half-life)``; a never-decaying fact keeps its importance."""
-    if fact.kind in policy.never_decay_kinds or fact.sensitivity == "restricted":
+    never = kinds.never_decay_kinds() if policy.never_decay_kinds is None else policy.never_decay_kinds
+    if fact.kind in never or fact.sensitivity == "restricted":
         return fact.importance
     last = fact.last_used_at or fact.updated_at
     unused_days = max(0.0, (now - last).total_seconds() / 86400.0)
     return fact.importance * math.pow(0.5, unused_days / policy.decay_half_life_days)
-
-
-# ---- maintain -------------------------------------------------------------------------------------
-@dataclass
-class MaintenanceReport:
-    """What one :func:`maintain` pass did; lists hold ``{"user_id", "fact_id", "content", ...}``."""
-
-    expired: list[dict[str, Any]] = field(default_factory=list)
-    review_queue: list[dict[str, Any]] = field(default_factory=list)
-    pruned: list[dict[str, Any]] = field(default_factory=list)
-    merged: list[dict[str, Any]] = field(default_factory=list)
-    checkpoints_pruned: list[dict[str, Any]] = field(default_factory=list)
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-friendly form."""
-        return {k: list(v) for k, v in self.__dict__.items()}
-
-
-def maintain(memory: LongTermMemory, now: datetime, *, checkpoints: Any = None,
-             users: Iterable[str] | None = None, policy: LifecyclePolicy = DEFAULT_POLICY,
-             dry_run: bool = False) -> MaintenanceReport:
-    """Run the maintenance pass (see the module docstring) for ``users`` (default: every user
-    with a fact). ``checkpoints`` is a callable ``(user_id) -> list of finished-thread results``
-    that prunes the user's checkpoints (``MemoryAgent.prune_checkpoints``); ``None`` skips that
-    step. ``dry_run`` reports without writing. Idempotent: a second pass at the same ``now``
-    changes nothing."""
-    report = MaintenanceReport()
-    for user_id in (list(users) if users is not None else memory.ledger.users()):
-        _maintain_user(memory, user_id, now, policy, report, dry_run)
-        if checkpoints is not None and not dry_run:
-            pruned = [{"user_id": user_id, **r} for r in checkpoints(user_id)]
-            report.checkpoints_pruned += pruned
-            if pruned:
-                memory.ledger.audit({
-                    "id": stable_id(user_id, "checkpoints", now.isoformat(), prefix="a_"), "user_id": user_id,
-                    "at": now, "operation": "PRUNE_CHECKPOINTS", "decision": "pruned", "decided_by": "maintain",
-                    "reason": f"{sum(r['removed'] for r in pruned)} old checkpoint(s) of {len(pruned)} finished "
-                              "thread(s) removed; the latest of each is kept",
-                })
-    return report
-
-
-def _maintain_user(memory: LongTermMemory, user_id: str, now: datetime, policy: LifecyclePolicy,
-                   report: MaintenanceReport, dry_run: bool) -> None:
-    live = memory.live(user_id)
-    kept: list[Fact] = []
-    for fact in live:
-        item = {"user_id": user_id, "fact_id": fact.id, "kind": fact.kind, "content": fact.content}
-        if not fact.is_valid_at(now):
-            report.expired.append({**item, "valid_until": fact.valid_until.isoformat()})
-            if not dry_run:
-                _retire(memory, fact, now, "EXPIRE", f"valid until {fact.valid_until.isoformat()}")
-            continue
-        decayed = decayed_importance(fact, now, policy)
-        if decayed < policy.prune_below:
-            last = (fact.last_used_at or fact.updated_at).isoformat()
-            reason = f"pruned: importance {fact.importance:.2f} decayed to {decayed:.3f}, unused since {last}"
-            report.pruned.append({**item, "decayed_importance": round(decayed, 4), "unused_since": last})
-            if not dry_run:
-                _retire(memory, fact, now, "PRUNE", reason)
-            continue
-        if review_due(fact, now, policy):
-            report.review_queue.append({**item, "review_at": fact.review_at.isoformat()})
-        kept.append(fact)
-    _merge_duplicates(memory, user_id, kept, now, policy, report, dry_run)
-
-
-def _merge_duplicates(memory: LongTermMemory, user_id: str, facts: list[Fact], now: datetime,
-                      policy: LifecyclePolicy, report: MaintenanceReport, dry_run: bool) -> None:
-    if len(facts) < 2:
-        return
-    vectors = memory.embeddings.embed_documents([f.index_text for f in facts])
-    gone: set[str] = set()
-    for i, keep in enumerate(facts):  # oldest first: the older fact survives
-        if keep.id in gone:
-            continue
-        for j in range(i + 1, len(facts)):
-            dup = facts[j]
-            if dup.id in gone or dup.kind != keep.kind or dup.sensitivity != keep.sensitivity:
-                continue
-            exact = normalise(dup.content) == normalise(keep.content)
-            sim = _cosine(vectors[i], vectors[j])
-            if not exact and (sim < policy.merge_similarity or polarity(dup.content) != polarity(keep.content)):
-                continue
-            gone.add(dup.id)
-            report.merged.append({"user_id": user_id, "fact_id": keep.id, "merged_id": dup.id,
-                                  "content": keep.content, "merged_content": dup.content,
-                                  "similarity": round(sim, 4), "exact": exact})
-            if dry_run:
-                continue
-            keep = keep.model_copy(update={
-                "merged_sources": [*keep.merged_sources, dup.source, *dup.merged_sources],
-                "merged_from": [*keep.merged_from, dup.id, *dup.merged_from],
-                "use_count": keep.use_count + dup.use_count,
-                "importance": max(keep.importance, dup.importance),
-                "last_used_at": max((t for t in (keep.last_used_at, dup.last_used_at) if t), default=None),
-                "updated_at": now,
-            })
-            memory.ledger.save_fact(keep)
-            memory.index.upsert(user_id, [keep], [vectors[i]])
-            memory.ledger.save_fact(dup.model_copy(update={"status": "superseded", "superseded_by": keep.id,
-                                                           "updated_at": now}))
-            memory.index.delete(user_id, [dup.id])
-            memory.ledger.audit({
-                "id": stable_id(user_id, "merge", keep.id, dup.id, prefix="a_"), "user_id": user_id, "at": now,
-                "operation": "MERGE", "kind": keep.kind, "content": keep.content, "decision": "merged",
-                "decided_by": "maintain", "fact_id": keep.id, "target_id": dup.id,
-                "reason": ("exact duplicate" if exact else f"near duplicate (cosine {sim:.3f})")
-                + f" of {dup.content!r}; its source is kept in merged_sources",
-            })
-
-
-def _retire(memory: LongTermMemory, fact: Fact, now: datetime, operation: str, reason: str) -> None:
-    """Mark a live fact expired (ledger), remove it from the live index, audit the change."""
-    memory.ledger.save_fact(fact.model_copy(update={"status": "expired", "updated_at": now}))
-    memory.index.delete(fact.user_id, [fact.id])
-    memory.ledger.audit({
-        "id": stable_id(fact.user_id, operation, fact.id, prefix="a_"), "user_id": fact.user_id, "at": now,
-        "operation": operation, "kind": fact.kind, "content": fact.content, "decision": "expired",
-        "decided_by": "maintain", "fact_id": fact.id, "reason": reason,
-    })
-
-
-def renew(memory: LongTermMemory, user_id: str, fact_id: str, now: datetime, thread_id: str | None,
-          policy: LifecyclePolicy = DEFAULT_POLICY) -> bool:
-    """The user confirmed a fact that was due for review: give it a new review date (and validity)
-    from ``now``. Returns True when it changed; audited as ``RENEW``."""
-    fact = memory.ledger.get_fact(user_id, fact_id)
-    if fact is None or fact.status != "confirmed" or not review_due(fact, now, policy):
-        return False
-    fresh = validity(fact.kind, now, policy)
-    fact = fact.model_copy(update={"review_at": fresh["review_at"], "valid_until": fresh["valid_until"],
-                                   "updated_at": now})
-    memory.ledger.save_fact(fact)
-    memory.index.upsert(user_id, [fact], [memory._embed(user_id, fact.index_text)])
-    memory.ledger.audit({
-        "id": stable_id(user_id, "renew", fact_id, now.isoformat(), prefix="a_"), "user_id": user_id, "at": now,
-        "thread_id": thread_id, "operation": "RENEW", "kind": fact.kind, "content": fact.content,
-        "decision": "renewed", "decided_by": "user", "fact_id": fact_id,
-        "reason": f"confirmed by the user; next review {fact.review_at.isoformat() if fact.review_at else 'none'}",
-    })
-    return True
-
-
-def _cosine(a, b) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    na = math.sqrt(sum(x * x for x in a))
-    nb = math.sqrt(sum(y * y for y in b))
-    return dot / (na * nb) if na and nb else 0.0

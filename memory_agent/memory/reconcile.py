@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from memory_agent.core.facts import Fact, ProposedFact
 from memory_agent.memory.retrieval import similarity_from_distance
-from memory_agent.memory.validation import normalise
+from memory_agent.memory.text import normalise
 
 _NEGATION = re.compile(r"\b(not|no longer|never|n't|no more|stopped|quit|gave up|any ?more|anymore)\b|n't\b",
                        re.IGNORECASE)
@@ -64,6 +64,14 @@ def polarity(text: str) -> bool:
     "The user is vegetarian." and "The user is no longer vegetarian." at 0.94 cosine similarity,
     so a paraphrase test alone would call the contradiction a duplicate."""
     return bool(_NEGATION.search(text))
+
+
+def same_statement(a: str, b: str, similarity: float, threshold: float) -> bool:
+    """True when two contents state the same thing: equal once normalised, or a close paraphrase
+    (``similarity`` ≥ ``threshold``, cosine 0–1) of the same :func:`polarity`."""
+    if normalise(a) == normalise(b):
+        return True
+    return similarity >= threshold and polarity(a) == polarity(b)
 
 
 _VALUE = re.compile(r"\b(?:\d[\w:./-]*|[A-Z][\w.+#-]*)")

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memory_agent.core.facts import EPISODE_KIND, Fact
-from memory_agent.core.kinds import PROFILE_KINDS
+from memory_agent.core.kinds import is_profile
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,18 @@ def similarity_from_distance(distance: float) -> float:
     return min(1.0, max(0.0, 1.0 - distance))
 
 
+def cosine_similarity(a: Sequence[float], b: Sequence[float]) -> float:
+    """Cosine similarity of two vectors of equal length (−1 to 1; 0 when either is all zeros).
+
+    Raises:
+        ValueError: the vectors differ in length.
+    """
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    na = math.sqrt(sum(x * x for x in a))
+    nb = math.sqrt(sum(y * y for y in b))
+    return dot / (na * nb) if na and nb else 0.0
+
+
 def recency(updated_at: datetime, now: datetime, days: float = 60.0) -> float:
     """``exp(−age/days)`` with age in days since ``updated_at`` (future times count as age 0)."""
     age_days = max(0.0, (now - updated_at).total_seconds() / 86400.0)
@@ -135,7 +147,7 @@ def rank(
             continue
         lex = lexical.get(fact.id, 0.0)
         sim = hybrid_similarity(similarity_from_distance(distance), lex)
-        floor = config.min_similarity_profile if fact.kind in PROFILE_KINDS else config.min_similarity
+        floor = config.min_similarity_profile if is_profile(fact.kind) else config.min_similarity
         if sim < floor:
             continue
         rec = recency(fact.updated_at, now, config.recency_days)

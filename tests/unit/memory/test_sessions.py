@@ -1,4 +1,4 @@
-"""Session, episodic and procedural memory, and explicit requests in plain words (issue 5), with
+"""Session, episodic and procedural memory, and explicit requests in plain words, with
 the context clock moving time. Real SQLite, Chroma and MiniLM; the chat model is the scripted
 fake, or the offline rule-based model for the plain-words requests.
 """
