@@ -23,13 +23,11 @@ import atexit
 import threading
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
 
+from memory_agent.app.agent import MemoryAgent
+from memory_agent.app.settings import Settings
 from memory_agent.graph.builder import build_graph
 from memory_agent.graph.context import AgentContext
-
-if TYPE_CHECKING:  # pragma: no cover
-    from memory_agent.app.agent import MemoryAgent
 
 
 @dataclass(frozen=True)
@@ -63,9 +61,6 @@ def _open():
     global _agent, _graph
     with _lock:
         if _graph is None:
-            from memory_agent.app.agent import MemoryAgent
-            from memory_agent.app.settings import Settings
-
             _agent = MemoryAgent.open(Settings())
             atexit.register(_agent.close)
             warm = getattr(_agent.memory.embeddings, "warm_up", None)

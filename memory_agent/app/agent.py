@@ -8,32 +8,26 @@
 
 from __future__ import annotations
 
-import hashlib
-import sqlite3
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
-from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.types import Command
 
+from memory_agent.app.checkpoints import checkpoint_thread_id, store_errors
 from memory_agent.app.settings import Settings
+from memory_agent.app.wiring import open_stores
 from memory_agent.graph.builder import build_graph
 from memory_agent.graph.context import AgentContext, user_id_problem
-from memory_agent.memory.retrieval import RetrievalConfig
 from memory_agent.memory.sessions import summarize_thread
 from memory_agent.models.chat import load_chat_model
 from memory_agent.models.embeddings import EmbedderInfo, load_embedder
 from memory_agent.nodes.human_approval import parse_decisions
-from memory_agent.stores.chroma_store import ChromaFactIndex, make_chroma_client, remove_orphan_segment_dirs
-from memory_agent.stores.data_dir import DataDir
 from memory_agent.stores.long_term import LongTermMemory
-from memory_agent.stores.sql_store import SQLFactLedger, compact_sqlite_file
 
 
 class InputError(ValueError):
@@ -74,27 +68,6 @@ class TurnResult:
     node_seconds: dict[str, float] = field(default_factory=dict)
 
 
-@contextmanager
-def store_errors() -> Iterator[None]:
-    """Turn a Postgres failure of the checkpointer (down, PgBouncer gone, pool exhausted) into a
-    :class:`StoreError` that says what to do; the thread keeps its last checkpoint and continues
-    from there once the server is back."""
-    try:
-        yield
-    except Exception as exc:
-        if type(exc).__module__.split(".", 1)[0] not in ("psycopg", "psycopg_pool"):
-            raise
-        from memory_agent.stores.sql_store import postgres_error
-
-        raise postgres_error(exc, "Postgres (checkpointer)") from exc
-
-
-def checkpoint_thread_id(user_id: str, thread_id: str) -> str:
-    """The checkpointer's thread id: the user's thread id namespaced by a hash of the user id,
-    so one user can never open another user's transcript by guessing a thread name."""
-    return hashlib.sha256(user_id.encode("utf-8")).hexdigest()[:16] + ":" + thread_id
-
-
 class MemoryAgent:
     """The agent graph with its checkpointer and long-term memory.
 
@@ -112,14 +85,9 @@ class MemoryAgent:
 
     @classmethod
     def open(cls, settings: Settings | None = None, *, model=None, embedder: EmbedderInfo | None = None) -> MemoryAgent:
-        """Open the stores the settings name and build the graph.
-
-        Embedded (default): SQLite checkpointer + ledger and Chroma on disk in ``settings.data_dir``,
-        held under a lock. ``settings.database_url`` moves the checkpointer (``PostgresSaver``,
-        tables set up here) and the ledger to Postgres; ``settings.chroma_url`` moves the live facts
-        to a Chroma server. With both, no data folder is opened and any number of processes may
-        share the stores. Decisions a crashed process left half-written are finished first
-        (:meth:`LongTermMemory.repair`).
+        """Load the chat model and embedder the settings name (unless given), open the stores
+        (:func:`memory_agent.app.wiring.open_stores`: embedded in ``settings.data_dir`` by default,
+        Postgres and a Chroma server when configured) and build the graph.
 
         Raises:
             memory_agent.stores.data_dir.DataDirError: the folder is not writable or another process holds it.
@@ -130,42 +98,9 @@ class MemoryAgent:
         settings = settings or Settings()
         model = model if model is not None else load_chat_model(settings.model, base_url=settings.openai_base_url)
         embedder = embedder or load_embedder(settings.embedder, openai_base_url=settings.openai_base_url)
-        closers: list = []
-        try:
-            data = DataDir(settings.data_dir) if settings.uses_data_dir else None
-            if data is not None:
-                closers.append(data.close)
-            if settings.database_url:
-                from memory_agent.stores.postgres import make_checkpointer, open_pool
-
-                pool = open_pool(settings.database_url, prepare_threshold=settings.postgres_prepare_threshold,
-                                 max_size=settings.postgres_pool_size, timeout=settings.postgres_timeout)
-                closers.insert(0, pool.close)
-                ledger = SQLFactLedger(pool=pool, timeout=settings.postgres_timeout)
-                checkpointer = make_checkpointer(pool)
-            else:
-                ledger = SQLFactLedger(data.sqlite_path)
-                closers.insert(0, ledger.close)
-                conn = sqlite3.connect(str(data.sqlite_path), check_same_thread=False, timeout=5.0)
-                closers.insert(0, conn.close)
-                checkpointer = SqliteSaver(conn)
-            client = make_chroma_client(path=str(data.chroma_path) if data else None, url=settings.chroma_url,
-                                        tenant=settings.chroma_tenant, database=settings.chroma_database)
-            closers.insert(0, client.close)
-            index = ChromaFactIndex(client, embedder.name, embedder.dimension)
-            memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig(top_k=settings.top_k),
-                                    max_facts=settings.max_facts_per_user, max_memory_tokens=settings.max_memory_tokens,
-                                    max_session_tokens=settings.max_session_tokens)
-            memory.repair()
-        except BaseException:
-            for close in closers:  # nothing half-open stays behind
-                close()
-            raise
-        agent = cls(memory, model, checkpointer, settings, closers=closers)
-        agent._compactors = [ledger.compact]
-        if data is not None and not settings.chroma_url:
-            agent._compactors += [lambda: remove_orphan_segment_dirs(data.chroma_path),
-                                  lambda: compact_sqlite_file(data.chroma_path / "chroma.sqlite3")]
+        stores = open_stores(settings, embedder)
+        agent = cls(stores.memory, model, stores.checkpointer, settings, closers=stores.closers)
+        agent._compactors = stores.compactors
         return agent
 
     def compact_embedded_stores(self) -> None:

@@ -96,11 +96,11 @@ def memories_export(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the JSON to this file.")] = None,
 ) -> None:
     """Print (or write) every record kept about the user, across every store, as JSON."""
-    from memory_agent.app import control
+    from memory_agent.app import export
 
     console = get_console()
     with _read_only_agent(ctx, console, user) as agent:
-        text = _dumps(control.export_user(agent, user))
+        text = _dumps(export.export_user(agent, user))
     if output is None:
         typer.echo(text)
     else:
@@ -138,11 +138,11 @@ def forget(
     as_json: JsonFlag = False,
 ) -> None:
     """Forget the last stretch of time: facts, threads (transcripts), summaries and episodes written in it."""
-    from memory_agent.app import control
+    from memory_agent.app import erasure
 
     console = get_console()
     with _read_only_agent(ctx, console, user) as agent:
-        out = control.forget_since(agent, user, control.parse_duration(since), utcnow())
+        out = erasure.forget_since(agent, user, erasure.parse_duration(since), utcnow())
     if as_json:
         typer.echo(_dumps(out))
         return
@@ -163,13 +163,13 @@ def forget_user(
 ) -> None:
     """Erase a user: facts, embeddings, summaries, episodes, every thread's checkpoints; audit rows
     lose their text. Then scan every store for the user id (and --canary texts); exit 1 if anything remains."""
-    from memory_agent.app import control
+    from memory_agent.app import erasure
 
     console = get_console()
     if not yes and not typer.confirm(f"Erase every memory and conversation of {user!r}? This cannot be undone"):
         raise typer.Exit(2)
     with _read_only_agent(ctx, console, user) as agent:
-        report = control.forget_user(agent, user, utcnow(), canary or (), check=False)
+        report = erasure.forget_user(agent, user, utcnow(), canary or (), check=False)
     if as_json:
         typer.echo(_dumps(report.as_dict()))
     else:

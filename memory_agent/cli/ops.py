@@ -33,7 +33,7 @@ def doctor(
 ) -> None:
     """Check every configured backend (reachable, schema set up, embedder matches the collections) and
     say what to fix. Exit code 0 when nothing failed, 2 otherwise."""
-    from memory_agent.app.operations import doctor as run_doctor
+    from memory_agent.app.doctor import doctor as run_doctor
 
     console = get_console()
     with _handle_errors(console):
@@ -74,7 +74,7 @@ def threads_prune(
     as_json: JsonFlag = False,
 ) -> None:
     """Delete the checkpoints of old threads (working memory). Threads waiting for an approval are kept."""
-    from memory_agent.app.operations import prune_threads
+    from memory_agent.app.retention import prune_threads
 
     console = get_console()
     with _handle_errors(console):

@@ -9,7 +9,8 @@ import pytest
 from conftest import T0, ScriptedChatModel
 from typer.testing import CliRunner
 
-from memory_agent.app.operations import doctor, prune_threads
+from memory_agent.app.doctor import doctor
+from memory_agent.app.retention import prune_threads
 from memory_agent.app.settings import Settings
 from memory_agent.cli.main import app
 
@@ -71,7 +72,7 @@ def test_doctor_on_an_empty_database_and_a_dead_chroma_says_what_to_fix_and_exit
 def test_doctor_fix_sets_up_postgres(backend, tmp_path, monkeypatch, embedder):
     for name, value in backend.env.items():
         monkeypatch.setenv(name, value)
-    monkeypatch.setattr("memory_agent.models.embeddings.load_embedder", lambda *a, **k: embedder)
+    monkeypatch.setattr("memory_agent.app.doctor.load_embedder", lambda *a, **k: embedder)
     result = CliRunner().invoke(app, ["--data-dir", str(tmp_path / "unused"), "doctor", "--fix"])
     assert result.exit_code == 0, result.output
     assert "Every configured backend is usable" in result.output

@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from conftest import T0, day, plant
 
-from memory_agent.app import control
+from memory_agent.app import control, erasure, export
 from memory_agent.core.facts import Fact, Source, stable_id
 
 MUNICH = {"kind": "fact", "content": "The user lives in Munich.", "topic": "home city"}
@@ -91,7 +91,7 @@ def test_export_holds_every_record_of_the_user_and_nothing_of_others(agent, mode
     agent.turn("bob", "I am vegetarian too.", thread_id="t1", now=T0, approval="never")
     agent.memory.ledger.save_summary({"user_id": "alice", "thread_id": "t1", "started_at": T0, "ended_at": T0,
                                       "topic": "diet", "decisions": [], "open_items": [], "text": "diet talk"})
-    data = control.export_user(agent, "alice")
+    data = export.export_user(agent, "alice")
     assert set(data) >= {"facts", "live_index", "audit", "threads", "session_summaries", "episodes", "settings"}
     assert [f["content"] for f in data["facts"]] == ["The user is vegetarian."]
     assert [f["content"] for f in data["live_index"]] == ["The user is vegetarian."]
@@ -132,7 +132,7 @@ def test_forget_the_last_hour_keeps_what_came_before(agent, model):
     agent.turn("alice", "I am vegetarian.", thread_id="new2", now=later + timedelta(minutes=20), approval="never")
     agent.turn("bob", "I moved to Berlin.", thread_id="new", now=later, approval="never")
 
-    out = control.forget_since(agent, "alice", control.parse_duration("1 hour"), later + timedelta(minutes=30))
+    out = erasure.forget_since(agent, "alice", erasure.parse_duration("1 hour"), later + timedelta(minutes=30))
     assert len(out["facts"]) == 2 and sorted(out["threads"]) == ["new", "new2"]
     assert [f.content for f in agent.memory.live("alice")] == ["The user lives in Munich."]  # revived
     assert agent.memory.ledger.threads("alice") == ["old"]
@@ -144,8 +144,8 @@ def test_forget_the_last_hour_keeps_what_came_before(agent, model):
     assert len(agent.transcript("bob", "new")) == 2 and agent.memory.live("bob")
     assert "Berlin" not in json.dumps(agent.memory.ledger.audit_rows("alice"))
     with pytest.raises(control.ControlError, match="1 hour"):
-        control.parse_duration("an hour or so")
-    assert control.parse_duration("30 min") == timedelta(minutes=30)
+        erasure.parse_duration("an hour or so")
+    assert erasure.parse_duration("30 min") == timedelta(minutes=30)
 
 
 # ---- erase a user ----------------------------------------------------------------------------------
@@ -172,7 +172,7 @@ def _populate(agent, model) -> None:
 def test_scan_finds_the_user_in_every_store_before_erasing(agent, model):
     """The scan can fail: before erasing it finds the user id and the canary in every store."""
     _populate(agent, model)
-    hits = control.scan_user(agent, "alice", [CANARY])
+    hits = erasure.scan_user(agent, "alice", [CANARY])
     assert {h["store"] for h in hits} == {"ledger", "chroma", "checkpointer", "files"}
     assert {h["store"] for h in hits if h["needle"] == "alice"} == {"ledger", "chroma", "checkpointer"}
     tables = {(h["store"], h["table"]) for h in hits if h["needle"] == CANARY}
@@ -190,7 +190,7 @@ def test_forget_user_erases_every_store_and_touches_no_one_else(agent, model):
               for u in ("bob", "carol")}
     audit_before = len(agent.memory.ledger.audit_rows("alice"))
 
-    report = control.forget_user(agent, "alice", day(1), canaries=[CANARY])
+    report = erasure.forget_user(agent, "alice", day(1), canaries=[CANARY])
     assert report.remaining == []
     # no in-process copy outlives the stores: the embedding cache and the BM25 index hold nothing of alice
     assert not any(k[0] == "alice" for k in agent.memory._embeddings_cache) and "alice" not in agent.memory._lexical
@@ -201,7 +201,7 @@ def test_forget_user_erases_every_store_and_touches_no_one_else(agent, model):
     assert report.removed["audit_log"] == audit_before
     assert "alice" not in json.dumps(report.as_dict())
     # nothing readable is left for alice
-    assert control.export_user(agent, "alice")["facts"] == [] and agent.transcript("alice", "t1") == []
+    assert export.export_user(agent, "alice")["facts"] == [] and agent.transcript("alice", "t1") == []
     assert agent.memory.retrieve("alice", "What is the user's codeword?", day(1)) == []
     # the audit log keeps tombstones without any content
     tomb = agent.memory.ledger.audit_rows(report.tombstone)

@@ -1,18 +1,22 @@
-"""Operating the stores: ``doctor`` (is every configured backend usable?) and thread retention.
-
-Both are plain functions so the CLI (``memory_agent/cli/ops.py``), notebooks and tests share them.
+"""``memory-agent doctor``: is every configured backend usable? Checks the data folder, SQLite or
+Postgres (schema, half-written decisions) and Chroma (reachable, embedder of every collection)
+without changing anything. A plain function so the CLI (``memory_agent/cli/ops.py``), notebooks and
+tests share it.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from urllib.parse import urlparse
+
+import chromadb
 
 from memory_agent.app.settings import Settings, mask_url
-
-if TYPE_CHECKING:  # pragma: no cover
-    from memory_agent.app.agent import MemoryAgent
+from memory_agent.models.embeddings import load_embedder
+from memory_agent.stores.base import StoreError
+from memory_agent.stores.chroma_store import make_chroma_client
+from memory_agent.stores.data_dir import DataDir, DataDirError
 
 LEDGER_TABLES = ("facts", "audit_log", "fact_uses", "user_threads", "commit_journal")
 
@@ -35,10 +39,9 @@ def doctor(settings: Settings) -> list[Check]:
     Never raises for a broken backend: each problem is a ``fail`` row whose ``fix`` says what to do.
     """
     checks: list[Check] = []
-    from memory_agent.models.embeddings import load_embedder  # builds the embedder object only; no weights load
-
     try:
-        embedder = load_embedder(settings.embedder, openai_base_url=settings.openai_base_url)
+        embedder = load_embedder(  # builds the embedder object only; no weights load
+            settings.embedder, openai_base_url=settings.openai_base_url)
         checks.append(Check("embedder", "configured", "ok", f"{embedder.name} ({embedder.dimension} dimensions)"))
     except Exception as exc:
         embedder = None
@@ -59,8 +62,6 @@ def doctor(settings: Settings) -> list[Check]:
 
 def _check_data_dir(settings: Settings, checks: list[Check]) -> int | None:
     """The data folder of the embedded stores: exists, free or held (returns the holder's pid)."""
-    from memory_agent.stores.data_dir import DataDir, DataDirError
-
     path = settings.data_dir.expanduser().resolve()
     what = "SQLite + Chroma" if not (settings.database_url or settings.chroma_url) else (
         "Chroma" if settings.database_url else "SQLite")
@@ -81,8 +82,6 @@ def _check_data_dir(settings: Settings, checks: list[Check]) -> int | None:
 
 
 def _check_sqlite(settings: Settings, checks: list[Check]) -> None:
-    import sqlite3
-
     path = settings.data_dir.expanduser().resolve() / "agent.sqlite"
     if not path.exists():
         checks.append(Check("sqlite", "schema", "warn", f"{path} does not exist yet", "it is created on first use"))
@@ -120,6 +119,8 @@ def _journal_check(checks: list[Check], backend: str, n: int) -> None:
 
 
 def _check_postgres(settings: Settings, checks: list[Check]) -> None:
+    # Lazy: psycopg and PostgresSaver add about 0.5 s to start-up (measured with the stores already
+    # imported) and only a Postgres configuration needs them.
     import psycopg
     from langgraph.checkpoint.postgres import PostgresSaver
 
@@ -159,9 +160,6 @@ def _check_postgres(settings: Settings, checks: list[Check]) -> None:
 
 
 def _check_chroma(settings: Settings, embedder, checks: list[Check]) -> None:
-    from memory_agent.stores.base import StoreError
-    from memory_agent.stores.chroma_store import make_chroma_client
-
     where = settings.chroma_url or str(settings.data_dir.expanduser().resolve() / "chroma")
     if not settings.chroma_url and not (settings.data_dir / "chroma").exists():
         checks.append(Check("chroma", "exists", "warn", f"{where} does not exist yet", "it is created on first use"))
@@ -201,62 +199,7 @@ def _check_chroma(settings: Settings, embedder, checks: list[Check]) -> None:
 
 def _chroma_server_client(settings: Settings):
     """A client on the configured server database, without creating it (doctor changes nothing)."""
-    from urllib.parse import urlparse
-
-    import chromadb
-
     u = urlparse(settings.chroma_url)
     return chromadb.HttpClient(host=u.hostname or "localhost", port=u.port or 8000, ssl=u.scheme == "https",
                                tenant=settings.chroma_tenant, database=settings.chroma_database,
                                settings=chromadb.config.Settings(anonymized_telemetry=False))
-
-
-# ---- retention -------------------------------------------------------------------------------
-def prune_threads(agent: MemoryAgent, older_than_days: float, *, now: datetime | None = None,
-                  user_id: str | None = None, dry_run: bool = False) -> list[dict[str, Any]]:
-    """Delete the checkpoints (working memory: transcripts) of threads with no activity for
-    ``older_than_days`` days, and remove them from the user → threads index.
-
-    A thread's last activity is the time of its newest checkpoint. Threads waiting at an approval
-    are kept (their proposals would be lost). Facts and audit rows are long-term memory and stay,
-    including their provenance (which names the thread). Works on ``SqliteSaver`` and
-    ``PostgresSaver`` (``delete_thread``).
-
-    Returns one row per thread looked at: ``{"user_id", "thread_id", "last_active", "action"}`` with
-    ``action`` in ``deleted`` | ``would delete`` | ``kept (recent)`` | ``kept (waiting for approval)``.
-
-    Raises:
-        ValueError: ``older_than_days`` is negative.
-        memory_agent.stores.base.StoreError: a store is down.
-    """
-    from memory_agent.app.agent import checkpoint_thread_id, store_errors
-
-    if older_than_days < 0:
-        raise ValueError("--older-than must be a number of days >= 0")
-    now = now or datetime.now(UTC)
-    cutoff = now - timedelta(days=older_than_days)
-    ledger = agent.memory.ledger
-    created = {(u, t): datetime.fromisoformat(c) for u, t, c in ledger.all_threads()}
-    pairs = [(user_id, t) for t in ledger.threads(user_id)] if user_id else list(created)
-    out = []
-    for user, thread in pairs:
-        key = checkpoint_thread_id(user, thread)
-        with store_errors():
-            latest = agent.checkpointer.get_tuple({"configurable": {"thread_id": key}})
-        last = datetime.fromisoformat(latest.checkpoint["ts"]) if latest else None
-        row = {"user_id": user, "thread_id": thread, "last_active": last.isoformat() if last else None}
-        if last is not None and last >= cutoff:
-            row["action"] = "kept (recent)"
-        elif last is not None and agent.pending(user, thread):
-            row["action"] = "kept (waiting for approval)"
-        elif last is None and created.get((user, thread), now) >= cutoff:
-            row["action"] = "kept (recent)"  # a turn of another process may be writing its first checkpoint
-        elif dry_run:
-            row["action"] = "would delete"
-        else:
-            with store_errors():
-                agent.checkpointer.delete_thread(key)
-            ledger.forget_thread(user, thread)
-            row["action"] = "deleted"
-        out.append(row)
-    return out
