@@ -15,7 +15,9 @@ from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel
 
 from memory_agent.core.facts import ProposedFact, ProposedFacts
-from memory_agent.models.offline import OfflineChatModel, compose_answer, extract_facts, propose_facts
+from memory_agent.models.offline.answers import compose_answer
+from memory_agent.models.offline.chat_model import OfflineChatModel
+from memory_agent.models.offline.extraction import extract_facts, propose_facts
 
 PROMPTS = Path(__file__).resolve().parents[3] / "prompts"
 
