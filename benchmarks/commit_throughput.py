@@ -60,7 +60,7 @@ def writer(worker: int, n: int, settings_kwargs: dict, barrier, out_path: str) -
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     from memory_agent.app.agent import MemoryAgent
     from memory_agent.app.settings import Settings
-    from memory_agent.models.offline import OfflineChatModel
+    from memory_agent.models.offline.chat_model import OfflineChatModel
 
     with MemoryAgent.open(Settings(**settings_kwargs), model=OfflineChatModel()) as agent:
         memory = agent.memory

@@ -16,15 +16,14 @@ import re
 import sys
 from pathlib import Path
 
+from memory_agent.graph.builder import build_graph
+from memory_agent.models.offline.chat_model import OfflineChatModel
+
 MERMAID_BLOCK = re.compile(r"```mermaid\n.*?```", re.DOTALL)
 
 
 def mermaid() -> str:
     """The mermaid source of the agent graph, as ``draw_mermaid()`` prints it (ends with a newline)."""
-    from memory_agent.graph.builder import build_graph
-
-    from memory_agent.models.offline import OfflineChatModel
-
     text = build_graph(memory=None, model=OfflineChatModel()).get_graph().draw_mermaid()  # type: ignore[arg-type]
     return text if text.endswith("\n") else text + "\n"
 

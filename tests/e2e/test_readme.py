@@ -38,7 +38,7 @@ def test_diagram_is_the_built_graph():
     from memory_agent.graph.builder import build_graph
     from memory_agent.graph.diagram import mermaid, readme_block
 
-    from memory_agent.models.offline import OfflineChatModel
+    from memory_agent.models.offline.chat_model import OfflineChatModel
 
     drawn = build_graph(None, OfflineChatModel()).get_graph().draw_mermaid()
     assert "load_memory --> answer" in drawn and "human_approval --> commit" in drawn

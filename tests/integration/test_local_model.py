@@ -171,7 +171,8 @@ def test_sessions_through_a_real_small_llm(make_agent, tmp_path, recorder, gguf_
 
 
 def test_a_missing_gguf_file_is_a_clear_model_error(tmp_path):
-    from memory_agent.models.chat import ModelError, load_chat_model
+    from memory_agent.models.chat import load_chat_model
+    from memory_agent.models.errors import ModelError
 
     with pytest.raises(ModelError, match="does not exist: give --model local:/path/to/model.gguf"):
         load_chat_model(f"local:{tmp_path / 'nope.gguf'}")

@@ -452,7 +452,7 @@ def test_two_pending_updates_of_one_fact_leave_one_live_fact(agent, model):
 
 # ---- with the offline rule-based model (a realistic, deterministic stand-in for an LLM) ----------
 def test_offline_model_end_to_end(make_agent):
-    offline = pytest.importorskip("memory_agent.models.offline")
+    offline = pytest.importorskip("memory_agent.models.offline.chat_model")
     agent = make_agent(model=offline.OfflineChatModel())
     told = agent.turn("alice", "I live in Munich. I'm vegetarian. Our backend uses Postgres.", thread_id="s1",
                       now=T0, approval="never")

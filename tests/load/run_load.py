@@ -78,7 +78,7 @@ def worker_main(w: int, items: list[tuple[int, int]], args, out_path: str) -> No
     """Run this worker's turns in order; write what happened to ``out_path`` (JSON)."""
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     from memory_agent.app.agent import MemoryAgent
-    from memory_agent.models.offline import OfflineChatModel
+    from memory_agent.models.offline.chat_model import OfflineChatModel
 
     report = {"worker": w, "turns": [], "errors": []}
     with MemoryAgent.open(settings_for(args, True), model=OfflineChatModel()) as agent:
@@ -104,7 +104,7 @@ def verify(args, reports: list[dict]) -> list[str]:
     """The checks of the module docstring; returns the problems found (empty = all good)."""
     from memory_agent.app.agent import MemoryAgent
     from memory_agent.core.facts import Fact
-    from memory_agent.models.offline import OfflineChatModel
+    from memory_agent.models.offline.chat_model import OfflineChatModel
 
     problems: list[str] = []
     errors = [e for r in reports for e in r["errors"]]
@@ -218,7 +218,7 @@ def main() -> int:
     admin.execute(f'CREATE DATABASE "{run}"')
     try:
         from memory_agent.app.agent import MemoryAgent
-        from memory_agent.models.offline import OfflineChatModel
+        from memory_agent.models.offline.chat_model import OfflineChatModel
 
         MemoryAgent.open(settings_for(args, False), model=OfflineChatModel()).close()  # setup() once, here
 

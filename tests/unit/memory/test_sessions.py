@@ -11,7 +11,7 @@ from conftest import T0, day
 
 from memory_agent.app import control
 from memory_agent.memory.sessions import time_range
-from memory_agent.models.offline import OfflineChatModel
+from memory_agent.models.offline.chat_model import OfflineChatModel
 
 POSTGRES = {"kind": "decision", "content": "The user's team decided to use Postgres for the backend.",
             "topic": "database"}

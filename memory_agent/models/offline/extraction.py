@@ -1,0 +1,141 @@
+"""Fact proposals by rule: ``extract_facts`` on one user message, ``propose_facts`` on the extraction prompt."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage, convert_to_messages
+from langchain_core.prompt_values import PromptValue
+
+from memory_agent.core.facts import ProposedFact, ProposedFacts
+from memory_agent.core.kinds import default_importance
+from memory_agent.core.messages import message_text
+from memory_agent.models.offline.grammar import as_sentence, noun_topic, rewrite
+from memory_agent.models.offline.rules import RULES, Hit, retraction
+from memory_agent.models.offline.vocabulary import CHATTER, HEADLINE, HEDGE, MARKERS, QUESTION, RESTRICTED
+
+__all__ = ["MAX_CONFIDENCE", "extract_facts", "propose_facts"]
+
+MAX_CONFIDENCE = 0.9
+_REMEMBER = re.compile(r"^(?:please\s+)?(?:remember|note|keep in mind|(?:don't|do not|never) forget)"
+                       r"(?:\s+that)?\s*[:,]?\s+(?P<x>\S.*)$", re.I)
+
+
+def _clause_hits(clause: str, question: bool) -> list[tuple[Hit, int, int]]:
+    """Hits for one clause, each with its evidence start/end offsets inside ``clause``."""
+    norm = clause.replace("’", "'")  # same length, so offsets into ``norm`` are offsets into ``clause``
+    lead = MARKERS.match(norm)
+    offset = lead.end() if lead else 0
+    if headline := HEADLINE.match(norm, offset):  # "Big news: we migrated …" → "we migrated …"
+        offset = headline.end()
+    s = norm[offset:]
+    if retract := retraction(s):
+        return [(retract[0], offset + retract[1].start(), offset + retract[1].end())]
+    skip = question or s.rstrip().endswith("?") or QUESTION.match(s) or CHATTER.match(s) or HEDGE.search(s)
+    if skip or not s.strip(" .!"):
+        return []
+    if explicit := _REMEMBER.match(s):  # "remember that X": the rules on X, with more confidence
+        at = offset + explicit.start("x")
+        inner = _clause_hits(clause[at:], question)
+        for hit, _, _ in inner:
+            hit.confidence = min(MAX_CONFIDENCE, hit.confidence + 0.1)
+        if inner:
+            return [(hit, at + a, at + b) for hit, a, b in inner]
+        x = s[explicit.start("x"):].rstrip(" .!")
+        am = re.match(r"I(?:'m|\s+am)\s+(.+)", x)
+        content = f"The user is {rewrite(am[1])}." if am else f"The user noted that {rewrite(x)}."
+        return [(Hit("fact", noun_topic(am[1] if am else x), content, MAX_CONFIDENCE), offset, at + len(x))]
+    for pattern, handler in RULES:
+        if (m := pattern.search(s)) and (hit := handler(m)):
+            if hit.whole:
+                return [(hit, offset, offset + len(s.rstrip(" .!")))]
+            return [(hit, offset + m.start(), offset + (m.end() if hit.end is None else hit.end))]
+    return []
+
+
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\s*[;\n]+\s*")
+_CLAUSE_SPLIT = re.compile(
+    r",\s+(?:and\s+|but\s+|so\s+)?(?=(?:I|we|my|our)\b)|\s+(?:and|but|so)\s+(?=(?:I|we|my|our)\b)", re.I
+)
+
+
+def extract_facts(text: str, message_id: str = "") -> list[ProposedFact]:
+    """Propose facts from one user message by rule.
+
+    Args:
+        text: the user's message, verbatim.
+        message_id: the id cited in each proposal's ``message_ids`` (an empty list when "").
+
+    Returns:
+        Zero or more ``ProposedFact`` in text order, without duplicate contents. Every
+        ``evidence`` is an exact substring of ``text``; ``confidence`` is at most 0.9.
+    """
+    facts: list[ProposedFact] = []
+    for sentence in _SENTENCE_SPLIT.split(text):
+        question = sentence.rstrip().endswith("?")
+        for clause in (c.strip() for c in _CLAUSE_SPLIT.split(sentence.strip())):
+            for hit, start, end in _clause_hits(clause, question):
+                evidence = clause[start:end].strip(" ,;:") or clause
+                content = hit.content if hit.operation == "retract" else as_sentence(hit.content)
+                if evidence not in text or not content or any(f.content == content for f in facts):
+                    continue
+                sensitive = hit.topic != "allergy" and RESTRICTED.search(f"{evidence} {content}")
+                facts.append(ProposedFact(
+                    operation=hit.operation, kind=hit.kind, content=content, topic=hit.topic,
+                    message_ids=[message_id] if message_id else [], evidence=evidence,
+                    confidence=min(MAX_CONFIDENCE, hit.confidence), importance=default_importance(hit.kind),
+                    sensitivity="restricted" if sensitive else "common",
+                ))
+    return facts
+
+
+_MESSAGE_LINE = re.compile(r"^\[(?P<id>[^\]\n]*)\]\s*(?P<role>user|human|assistant|ai)\s*:\s?(?P<text>.*)$",
+                           re.I)
+
+
+def _as_messages(value: Any) -> list[BaseMessage]:
+    if isinstance(value, PromptValue):
+        return value.to_messages()
+    if isinstance(value, str):
+        return [HumanMessage(value)]
+    if isinstance(value, BaseMessage):
+        return [value]
+    return convert_to_messages(value)
+
+
+def propose_facts(messages: Any) -> ProposedFacts:
+    """The structured-output path: read the ``propose_facts`` prompt and propose facts by rule.
+
+    Args:
+        messages: a list of messages (or message-likes), a ``PromptValue`` or a string. The last
+            message holding a ``<messages>`` block is parsed for ``[<id>] user: <text>`` lines
+            (unprefixed lines continue the line above); ``assistant:`` lines are never mined.
+            Without such a block, the last human message is mined as is, cited by its ``id``.
+
+    Returns:
+        ``ProposedFacts`` (possibly empty).
+
+    Raises:
+        ValueError, NotImplementedError: ``messages`` cannot be converted to chat messages.
+    """
+    msgs = _as_messages(messages)
+    prompt = next((m for m in reversed(msgs) if "<messages>" in message_text(m)), None)
+    if prompt is None:
+        human = next((m for m in reversed(msgs) if isinstance(m, HumanMessage)), None)
+        return ProposedFacts(facts=extract_facts(message_text(human), human.id or "") if human else [])
+    body = message_text(prompt)
+    body = body[body.index("<messages>") + len("<messages>"):]
+    body = body[: body.rindex("</messages>")] if "</messages>" in body else body
+    turns: list[list[str]] = []  # [id, role, text]
+    for line in body.splitlines():
+        if m := _MESSAGE_LINE.match(line):
+            turns.append([m["id"].strip(), m["role"].lower(), m["text"]])
+        elif turns:
+            turns[-1][2] += "\n" + line
+    facts: list[ProposedFact] = []
+    for message_id, role, text in turns:
+        if role in ("user", "human"):
+            seen = {f.content for f in facts}
+            facts.extend(f for f in extract_facts(text.strip(), message_id) if f.content not in seen)
+    return ProposedFacts(facts=facts)

@@ -1,0 +1,280 @@
+"""The offline model's rule table: first-person statement patterns, each rewritten as a third-person fact.
+
+``RULES`` is tried in order on a clause and the first hit wins, so the order of registration below
+is part of the behaviour. ``retraction`` recognises "forget ..." requests.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from memory_agent.models.offline.grammar import conj, noun_topic, rewrite, topic_for, trim_tail
+from memory_agent.models.offline.vocabulary import GENERIC_STOP, PAST_IRREGULAR, TIME
+
+__all__ = ["RULES", "Handler", "Hit", "retraction"]
+
+
+@dataclass
+class Hit:
+    """One rule's proposal for a clause: the fact's kind, topic slot and third-person content."""
+
+    kind: str
+    topic: str
+    content: str
+    confidence: float = 0.8
+    end: int | None = None  # evidence end inside the clause (default: end of the match)
+    whole: bool = False  # evidence is the whole clause
+    operation: str = "add"
+
+
+_STOP = r"(?=\s*(?:[,;!?]|\.(?:\s|$)|$))"
+_O = r"(?P<x>[^,;!?]+?)" + _STOP  # object: up to the next comma or the end of the clause
+_L = r"(?P<x>[^;!?]+?)(?=\s*[.!?]*\s*$)"  # the rest of the clause
+_AM = r"^I(?:'m|\s+am)\s+"
+_ADV = (r"(?:(?:really|also|usually|always|generally|mostly|mainly|much|strongly|still|definitely|"
+        r"totally)\s+)*")
+_PERF = r"(?:(?:have|'ve)\s+)?(?:(?:just|recently|finally|now|already)\s+)*"
+_LANGS = (r"English|German|French|Spanish|Italian|Portuguese|Dutch|Polish|Russian|Chinese|Japanese|Korean|"
+          r"Arabic|Hindi|Turkish|Swedish|Norwegian|Danish|Finnish|Greek|Czech|Ukrainian|Hebrew")
+
+Handler = Callable[[re.Match[str]], Hit | None]
+RULES: list[tuple[re.Pattern[str], Handler]] = []  # tried in order; the first hit wins
+
+
+def _rule(pattern: str) -> Callable[[Handler], Handler]:
+    """Register a custom handler for ``pattern`` (searched case-insensitively in the clause)."""
+
+    def register(handler: Handler) -> Handler:
+        RULES.append((re.compile(pattern, re.I), handler))
+        return handler
+
+    return register
+
+
+def _add(pattern: str, kind: str, topic: str, template: str) -> None:
+    """Register a template rule.
+
+    ``template`` and ``topic`` are formatted with the match's groups; group ``x`` (the object) is
+    trimmed of trailing comments and moved to the third person, and group ``p`` (a predicate ending
+    in ``x``) follows the trimmed ``x``. ``topic`` ``"*"`` is a keyword slot or noun phrase of ``x``
+    (``"*v"``: after its leading verb); ``"*{thing}"`` is a keyword slot of ``x`` or ``{thing}``.
+    """
+
+    def handler(m: re.Match[str]) -> Hit:
+        groups = {k: v or "" for k, v in m.groupdict().items()}
+        raw = groups.get("x", "")
+        x = groups["x"] = trim_tail(raw)
+        if groups.get("p"):
+            groups["p"] = groups["p"][: len(groups["p"]) - len(raw)] + x
+        said = {k: rewrite(TIME.sub("", v) if kind == "event" else v) for k, v in groups.items()}
+        if topic in ("*", "*v"):
+            name = topic_for(x) or noun_topic(x, drop_verb=topic == "*v")
+        else:
+            name = (topic.startswith("*") and topic_for(x)) or topic.lstrip("*").format(**groups).lower()
+        end = m.start("x") + len(x) if m.groupdict().get("x") else None
+        return Hit(kind, name, template.format(**said), 0.7 if kind == "event" else 0.8, end=end)
+
+    RULES.append((re.compile(pattern, re.I), handler))
+
+
+def _subject(word: str) -> str:
+    return "The user's team" if word.lower() == "we" else "The user"
+
+
+_add(r"^(?:please\s+)?(?:(?:always|from now on,?)\s+)*(?:answer|reply|respond|write|talk|speak)"
+     rf"(?:\s+to\s+me)?\s+in\s+(?P<x>{_LANGS})\b",
+     "procedural", "answer style", "The user wants answers in {x}.")
+
+
+_KEEP = r"^(?:please\s+)?(?:always\s+)?keep\s+(?:your\s+|the\s+|my\s+)?(?:answers|replies|responses|it)\s+"
+_add(_KEEP + r"(?P<x>short|brief|concise|simple|detailed|technical|formal|casual|informal)\b",
+     "procedural", "answer style", "The user wants {x} answers.")
+_add(_KEEP + r"(?P<x>under\s+[^,;!?]+?)" + _STOP, "procedural", "answer style", "The user wants answers {x}.")
+_CODE = "procedural", "code language", "The user wants code examples in {x}."
+_add(r"^(?:please\s+)?(?:always\s+)?(?:give|show|write|send|provide)\s+(?:me\s+)?(?:all\s+)?(?:the\s+|your\s+)?"
+     r"(?:code\s+)?(?:examples?|snippets?|samples?|code)\s+in\s+(?P<x>[\w#+.]+?)" + _STOP, *_CODE)
+_add(r"^(?:please\s+)?use\s+(?P<x>[\w#+.]+)\s+for\s+(?:the\s+|all\s+)?(?:code\s+)?(?:examples|snippets|code)",
+     *_CODE)
+
+
+@_rule(r"^(?:(?:from now on|going forward|in (?:the )?future),?\s*)?(?:please\s+)?"
+       r"(?:you\s+(?:should|must)\s+)?"
+       r"(?P<x>(?:always|never)\b[^;!?]*?)(?=\s*[.!?]*\s*$)"
+       r"|^(?:from now on|going forward),?\s+(?:please\s+)?(?P<y>[^;!?]+?)(?=\s*[.!?]*\s*$)")
+def _agent_instruction(m: re.Match[str]) -> Hit:
+    # Proposed on purpose: memory_agent.memory.validation must reject it, and demos/tests must show that.
+    x = re.sub(r",?\s*(?:no matter what|whatever happens|without exception|at all times)$", "",
+               m["x"] or m["y"], flags=re.I)
+    content = f"The user wants the assistant to {rewrite(x, user=True)}."
+    return Hit("constraint", "agent instruction", content, whole=True)
+
+
+_add(_AM + r"(?:(?:severely|very|highly|deathly|really|quite|mildly)\s+)?allergic\s+to\s+" + _O,
+     "constraint", "allergy", "The user is allergic to {x}.")
+_add(r"^I\s+have\s+(?P<a>an?\s+)?(?:(?:severe|mild|bad)\s+)?(?P<x>[\w -]+?)\s+allergy" + _STOP,
+     "constraint", "allergy", "The user has {a}{x} allergy.")
+_add(_AM + r"(?:(?:a|an|strictly|strict|fully|mostly)\s+)*(?P<x>vegetarian|vegan|pescatarian|gluten[- ]free|"
+     r"lactose[- ]intolerant|dairy[- ]free|keto|kosher|halal)\b", "preference", "diet", "The user is {x}.")
+_add(r"^I\s+(?P<neg>can't|cannot|can not)\s+eat\s+" + _O, "constraint", "diet", "The user {neg} eat {x}.")
+_add(r"^I\s+(?:don't|do not|never)\s+eat\s+" + _O, "constraint", "diet", "The user doesn't eat {x}.")
+_add(r"^(?:my name is|my name's)\s+(?P<x>[^,;!?]{1,40}?)" + _STOP, "fact", "name", "The user's name is {x}.")
+_add(r"^(?:call me|I go by)\s+(?P<x>[^,;!?]{1,40}?)" + _STOP,
+     "fact", "name", "The user wants to be called {x}.")
+_HAVE = r"^I\s+(?:have|'ve got|have got|own)\s+(?P<x>(?:a|an|one|two|three|four|\d+)\s+"
+_add(_HAVE + r"[\w ]*?(?:dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|horse)s?\s+"
+     r"(?:named|called)\s+[^,;!?]+?)" + _STOP, "fact", "pet", "The user has {x}.")
+_add(_HAVE + r"(?![^,;!?]*\b(?:question|idea|problem|issue|doubt|minute|second|moment|feeling|meeting|call|"
+     r"request)s?\b)[^,;!?]+?)" + _STOP, "fact", "*", "The user has {x}.")
+_add(r"^I\s+(?:have to|must|need to|am required to|'m required to)\s+use\s+" + _O,
+     "constraint", "*", "The user has to use {x}.")
+_LIVE = r"^I\s+(?:currently\s+|now\s+|still\s+)?(?:live|reside)\s+"
+_add(_LIVE + r"(?:at\s+|in\s+(?=\d))" + _O, "fact", "address", "The user lives at {x}.")
+_add(_LIVE + r"(?P<prep>in|near)\s+" + _O, "fact", "home city", "The user lives {prep} {x}.")
+_add(_AM + r"(?:currently\s+|now\s+)?(?:based|located)\s+in\s+" + _O, "fact", "home city",
+     "The user is based in {x}.")
+_add(_AM + r"(?:originally\s+)?from\s+" + _O, "fact", "hometown", "The user is from {x}.")
+_add(r"^I\s+(?:currently\s+|now\s+)?work\s+(?P<prep>at|for)\s+" + _O, "fact", "employer",
+     "The user works {prep} {x}.")
+_add(_AM + r"(?:currently\s+|now\s+)?(?:working|employed)\s+(?:at|for|by)\s+" + _O,
+     "fact", "employer", "The user works at {x}.")
+_add(r"^I\s+work\s+as\s+" + _O, "fact", "role", "The user works as {x}.")
+_WORKING = (r"(?:currently\s+|now\s+|still\s+)?"
+            r"(?P<p>(?:working on|building|developing|writing|creating|making)\s+" + _O + ")")
+_add(_AM + _WORKING, "project", "*", "The user is {p}.")
+_add(r"^we(?:'re|\s+are)\s+" + _WORKING, "project", "*", "The user's team is {p}.")
+_add(r"^(?:my|our)\s+(?:current\s+|main\s+|side\s+|new\s+)?project\s+is\s+" + _O,
+     "project", "project", "The user's project is {x}.")
+
+_SWITCH = (r"^(?P<subj>I|we)\s+" + _PERF
+           + r"(?:switched|moved|migrated|changed|went)\s+(?:over\s+|everything\s+)?")
+
+
+@_rule(_SWITCH + r"from\s+(?P<old>[^,;]+?)\s+to\s+" + _O
+       + "|" + _SWITCH.replace("subj", "subj2") + r"(?:off(?:\s+of)?|away\s+from)\s+(?P<old2>[^,;]+?)\s*,?\s*"
+       r"(?:and\s+)?(?:now\s+)?(?:everything|all|it|we|things|our stack)(?:'s|'re|\s+(?:is|are|runs?))\s+"
+       r"(?:now\s+)?(?:on|in|using|with)\s+(?P<y>[^,;!?]+?)" + _STOP
+       + "|" + _SWITCH.replace("subj", "subj3") + r"to\s+(?P<z>[^,;!?]+?)" + _STOP)
+def _switch(m: re.Match[str]) -> Hit | None:
+    new = re.sub(r"\s+now$", "", TIME.sub("", m["x"] or m["y"] or m["z"]), flags=re.I)
+    topic = topic_for(new) or topic_for(m["old"] or m["old2"] or "")
+    if topic in {"", "home city", "employer", "address"}:
+        return None  # "I moved to Berlin" is a home-city fact, handled by a later rule
+    if topic in {"database", "cloud"}:  # only the new value: the old one is what reconcile supersedes
+        return Hit("decision", topic, f"The user's systems run on {new}.")
+    return Hit("decision", topic, f"{_subject(m['subj'] or m['subj2'] or m['subj3'])} now uses {new}.")
+
+
+_add(r"^I\s+" + _PERF + r"(?:moved|relocated)\s+to\s+" + _O, "fact", "home city", "The user lives in {x}.")
+
+
+_DECIDED = _PERF + r"(?P<v>decided|agreed|chose|picked|selected|settled|went with|opted)\b\s*" + _L
+_add(r"^I\s+" + _DECIDED, "decision", "*v", "The user {v} {x}.")
+_add(r"^we\s+" + _DECIDED, "decision", "*v", "The user's team {v} {x}.")
+
+
+@_rule(r"^(?P<subj>I|we)\s+(?:run|host|deploy)\s+(?:all\s+(?:of\s+)?|most\s+(?:of\s+)?)?(?:our|my)\s+"
+       r"(?P<thing>[\w -]+?)\s+(?:on|in|with|using)\s+" + _O)
+def _run_on(m: re.Match[str]) -> Hit:
+    thing = m["thing"]
+    verb = "run" if thing.endswith("s") and not thing.endswith("ss") else "runs"
+    return Hit("fact", topic_for(m["x"]) or noun_topic(thing), f"The user's {thing} {verb} on {m['x']}.")
+
+
+_add(r"^(?:my|our)\s+(?P<thing>[\w -]{1,30}?)\s+(?P<v>uses|use|runs on|run on|is built (?:on|with)|"
+     r"is written in|are written in|is hosted on|are hosted on|relies on|rely on|depends on)\s+" + _O,
+     "fact", "*{thing}", "The user's {thing} {v} {x}.")
+
+
+@_rule(r"^(?P<subj>I|we)(?:\s+|(?='))" + _ADV + r"(?P<v>use|are using|'re using|am using|'m using|rely on|"
+       r"work with|code in|program in|build with|develop in)\s+" + _O)
+def _we_use(m: re.Match[str]) -> Hit:
+    first, _, rest = re.sub(r"^(?:'m|'re|am|are)\s*", "is ", m["v"].lower()).partition(" ")
+    phrase = f"{first if first == 'is' else conj(first)} {rest}".strip()
+    return Hit("fact", topic_for(m["x"]) or noun_topic(m["x"]),
+                f"{_subject(m['subj'])} {phrase} {rewrite(m['x'])}.")
+
+
+_add(r"^(?:my|our)\s+(?:all[- ]time\s+|absolute\s+)?(?P<fav>favou?rite)\s+(?P<thing>[\w -]+?)\s+(?:is|are)\s+"
+     + _O, "preference", "{thing}", "The user's {fav} {thing} is {x}.")
+_PREF_VERBS = {"don't like": "doesn't like", "do not like": "does not like", "don't enjoy": "doesn't enjoy"}
+
+
+@_rule(r"^I\s+" + _ADV + r"(?P<v>prefer|like|love|enjoy|adore|hate|dislike|detest|can't stand|cannot stand|"
+       r"don't like|do not like|don't enjoy)\s+" + _L)
+def _preference(m: re.Match[str]) -> Hit:
+    x = trim_tail(re.split(r",(?!\s*(?:not|rather|over|instead|but not)\b)", m["x"], maxsplit=1)[0])
+    topic = topic_for(x) or noun_topic(x)
+    shown = x
+    if topic == "code language":  # "answers with code in TypeScript" -> "code in TypeScript"
+        shown = re.sub(r"^(?:answers|responses|replies|examples)\s+with\s+", "", x, flags=re.I)
+    verb = _PREF_VERBS.get(m["v"].lower()) or (m["v"] if " " in m["v"] else conj(m["v"].lower()))
+    return Hit("preference", topic, f"The user {verb} {rewrite(shown)}.", end=m.start("x") + len(x))
+
+
+_add(_AM + r"(?P<p>(?:really\s+|very\s+|so\s+|totally\s+)?(?:into|keen\s+on|a\s+(?:big\s+|huge\s+)?fan\s+of|"
+     r"passionate\s+about|obsessed\s+with|interested\s+in)\s+(?P<x>[^,;!?]+?))" + _STOP,
+     "preference", "*", "The user is {p}.")
+_add(_AM + r"(?P<p>(?:currently\s+|still\s+|now\s+)?(?:learning|studying|practicing|practising|training for|"
+     r"taking|teaching|volunteering|coaching|playing|reading|saving for|raising)\s+(?P<x>[^,;!?]+?))" + _STOP,
+     "fact", "*", "The user is {p}.")
+_add(_AM + r"(?P<p>(?:going|planning|about|getting ready|excited)\s+to\s+" + _O + ")", "event", "*v",
+     "The user is {p}.")
+_add(r"^I(?:'ll|\s+will)\s+" + _O, "event", "*v", "The user will {x}.")
+_add(r"^I\s+(?P<v>plan|intend)\s+to\s+" + _O, "event", "*v", "The user {v}s to {x}.")
+_add(_AM + r"(?P<x>(?:a|an|the)\s+(?!(?:bit|little|lot|kind|sort|one|only|same|best|worst)\b)[^,;!?]+?)"
+     + _STOP, "fact", "role",
+     "The user is {x}.")
+_add(r"^I(?:'ve|\s+have)\s+been\s+(?P<x>(?:\w+ing|married|divorced|engaged|sober|an?\s+\w+)\b[^,;!?]*?)"
+     + _STOP, "fact", "*", "The user has been {x}.")
+_add(r"^(?:my|our|the)\s+(?P<thing>budget|deadline|due date|time limit|launch date)\s+(?P<v>is|are|was)\s+"
+     + _O, "constraint", "{thing}", "The user's {thing} {v} {x}.")
+_add(r"^(?:my|our)\s+(?!(?:day|week|weekend|morning|evening|night|question|point|guess|pleasure|bad|mistake|"
+     r"problem|issue)\s)(?P<thing>[\w '-]{1,40}?)\s+(?P<v>is|are|was|were)\s+" + _O, "fact", "*{thing}",
+     "The user's {thing} {v} {x}.")
+_add(r"^(?:my|our)\s+(?P<thing>\w+(?:\s+\w+)??)\s+(?P<v>(?:really\s+)?(?:love|like|enjoy|hate|have|play|go|"
+     r"want|live|work|\w+s))\s+" + _O, "fact", "*", "The user's {thing} {v} {x}.")
+
+
+_LY_VERBS = "apply|reply|rely|supply|multiply|comply|imply|fly|ally|bully|rally|tally"
+
+
+@_rule(r"^I\s+(?:(?:just|recently|finally|actually|also|even|once|already|really|"
+       r"(?!(?:" + _LY_VERBS + r")\b)[a-z]{2,}ly)\s+)*"
+       r"(?P<v>[a-z]+(?:\s+up)?)\s+" + _O)
+def _generic(m: re.Match[str]) -> Hit | None:
+    verb = m["v"].lower()
+    if verb.split()[0] in GENERIC_STOP or len(verb) < 2:
+        return None
+    if verb.endswith("ly") and not re.fullmatch(_LY_VERBS, verb):  # "I totally agree!": an adverb, no verb
+        return None
+    x = trim_tail(m["x"])
+    past = verb in PAST_IRREGULAR or verb.split()[0].endswith("ed")
+    content = f"The user {m['v'] if past else conj(m['v'])} {rewrite(TIME.sub('', x))}."
+    return Hit("event" if past else "fact", topic_for(x) or noun_topic(x) or verb, content,
+                confidence=0.7 if past else 0.6, end=m.start("x") + len(x))
+
+
+_RETRACT = re.compile(
+    r"\b(?:forget|stop remembering)\s+(?P<x>[^,;!?]+?)" + _STOP
+    + r"|\b(?:delete|remove|erase)\s+(?P<y>[^,;!?]+?)\s+from\s+(?:your\s+)?memory\b",
+    re.I,
+)
+_RETRACT_KINDS = {"allergy": "constraint", "diet": "preference", "code language": "procedural",
+                  "answer style": "procedural", "editor": "preference", "agent instruction": "constraint"}
+
+
+def retraction(s: str) -> tuple[Hit, re.Match[str]] | None:
+    """A retract proposal for "forget where I live" (content: "where the user lives")."""
+    m = _RETRACT.search(s)
+    if not m or re.search(r"\b(?:don't|do not|never|not)\s+forget\b", s, re.I):
+        return None
+    x = re.sub(r"^(?:(?:what|everything|anything)\s+I\s+(?:said|told you|mentioned)\s+about|everything about|"
+               r"the fact that|about|that)\s+", "", m["x"] or m["y"], flags=re.I)
+    if x.lower() in {"it", "that", "this", "about it"}:
+        return None
+    mine = re.match(r"(?:my|our)\s+(.+)", x, re.I)
+    topic = topic_for(x) or noun_topic(mine[1] if mine else x)
+    return Hit(_RETRACT_KINDS.get(topic, "fact"), topic, rewrite(x, user=True), operation="retract"), m
+

@@ -1,0 +1,97 @@
+"""Vocabulary of the offline model's rules: keyword groups for topic slots, clause filters and word sets.
+
+Every pattern is compiled case-insensitively; ``TOPIC_KEYWORDS`` is ordered (the first match wins).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["CHATTER", "FILLER", "GENERIC_STOP", "HEADLINE", "HEDGE", "MARKERS", "NO_CONJUGATION", "PAST_IRREGULAR",
+           "QUESTION", "RESTRICTED", "TIME", "TOPIC_KEYWORDS"]
+
+
+def _words(alternatives: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w+#])(?:{alternatives})(?![\w+#])", re.I)
+
+
+def _wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+TOPIC_KEYWORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("database", _words(r"postgres(?:ql)?|mysql|mariadb|sqlite|mongo(?:db)?|redis|dynamodb|cassandra|"
+                        r"sql server|supabase|cockroachdb|clickhouse|bigquery|snowflake|my database")),
+    ("code language", _words(r"typescript|javascript|python|rust|golang|java|kotlin|swift|c\+\+|c#|ruby|php|"
+                             r"scala|haskell|elixir|clojure|dart|lua|perl|julia|programming language")),
+    ("cloud", _words(r"aws|amazon web services|gcp|google cloud|azure|heroku|vercel|netlify|digitalocean")),
+    ("editor", _words(r"n?vim|neovim|emacs|vs ?code|visual studio code|intellij|pycharm|sublime text|"
+                      r"my (?:code )?editor|my ide")),
+    ("home city", _words(r"where i live|where i'm based|my (?:home )?city|my hometown")),
+    ("address", _words(r"my (?:home )?address")),
+    ("employer", _words(r"where i work|my employer|my company|my job")),
+    ("allergy", _words(r"allerg(?:y|ies|ic)")),
+    ("diet", _words(r"vegetarian|vegan|pescatarian|my diet|gluten[- ]free|lactose[- ]intolerant")),
+    ("name", _words(r"my name")),
+    ("answer style", _words(r"answers?|replies|responses|explanations")),
+)
+RESTRICTED = re.compile(
+    r"\b(?:diabet\w*|cancer|depress\w*|anxiety|adhd|autis\w*|hiv|pregnan\w*|illness|disease|diagnos\w*|"
+    r"medication|therap\w*|surgery|disorder|asthma|epilep\w*|bipolar|ptsd|chemo\w*|"
+    r"religio\w*|christian|muslim|jewish|hindu|buddhist|atheist|catholic|church|mosque|synagogue|pray\w*|"
+    r"democrat\w*|republican\w*|vote[ds]?|voting|liberal|conservative|politic\w*|socialist|"
+    r"gay|lesbian|bisexual|transgender|trans|lgbtq\w*|queer|sexual\w*|"
+    r"salary|income|bank account|credit card|iban|account number|debts?|mortgage|net worth|"
+    r"my (?:home )?address|postcode|zip code)\b"
+    r"|\b\d+\s+\w+\s+(?:street|st|road|rd|avenue|ave|lane|ln|boulevard|blvd|stra(?:ss|ß)e)\b|\d{8,}",
+    re.I,
+)
+MARKERS = re.compile(
+    r"^(?:(?:quick update|update|fyi|btw|by the way|also|oh|so|well|actually|anyway|anyways|ok|okay|alright|"
+    r"hi|hello|hey|yes|yeah|no|nope|great|cool|nice|and|but|plus|just so you know|for the record|"
+    r"one more thing|heads up)\b\s*[:,!.\-–—]*\s*)+",
+    re.I,
+)
+# A short lead-in of at most five words ending in a colon: "Big news:", "The client pushed back:".
+HEADLINE = re.compile(r"(?:[A-Za-z][\w'-]*\s+){0,4}[A-Za-z][\w'-]*:\s+")
+CHATTER = re.compile(
+    r"^(?:thanks|thank you|thx|ty|cheers|much appreciated|appreciate it|i appreciate|got it|sounds good|"
+    r"see you|bye|goodbye|good (?:morning|night|evening|afternoon)|lol|haha|you're welcome|no problem|"
+    r"nice to meet you|how are you)\b",
+    re.I,
+)
+HEDGE = re.compile(
+    r"\b(?:might|maybe|perhaps|someday|some day|who knows|not sure|unsure|thinking about|thinking of|"
+    r"probably|possibly|considering|i guess|i suppose|i wonder|wondering|i hope|hopefully|i wish|if only)\b"
+    r"|^if\b",
+    re.I,
+)
+QUESTION = re.compile(
+    r"^(?:(?:what|why|how|when|where|who|which|whose|whom)(?:'s|'re|\s+(?:is|are|was|were|do|does|did|"
+    r"can|could|should|would|will|has|have|about|much|many|long|often))\b"
+    r"|(?:can|could|would|will|do|does|did|is|are|should|shall|may|have|has)\s+"
+    r"(?:you|i|we|it|there|this|that|they)\b)",
+    re.I,
+)
+TIME = re.compile(
+    r"\s*\b(?:yesterday|today|tonight|tomorrow|this (?:morning|evening|week|weekend|month|year)|"
+    r"(?:last|next) (?:week|weekend|month|year|night|time|\w+day)|"
+    r"(?:a few|a couple of|\d+|one|two|three) (?:days|weeks|months|years) ago)\b",
+    re.I,
+)
+FILLER = _wordset(
+    "a an the my our their his her your some this that these those new old to into at in on for of with "
+    "about from really so very more lot lots bit little all every any big great good first own it one two "
+    "three four five six several few many and or but because since which when while"
+)
+PAST_IRREGULAR = _wordset(
+    "went was were had did made got saw took came bought ran met found began gave left felt thought told "
+    "said built wrote read knew became won lost kept spent sent brought taught caught flew drove ate drank "
+    "swam sang grew sold paid put set let cut hit heard held led rode spoke stood understood woke wore"
+)
+NO_CONJUGATION = PAST_IRREGULAR | _wordset("can could will would shall should must may might")
+GENERIC_STOP = _wordset(
+    "am was were can could will would shall should must may might do did have had think guess hope "
+    "wonder want need know mean feel see wish believe suppose assume agree understand appreciate just "
+    "really also still only never always usually said told asked forgot remember"
+)
