@@ -45,14 +45,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import chromadb  # noqa: E402
-from memory_agent.stores.chroma_store import ChromaFactIndex, _metadata, make_chroma_client  # noqa: E402
-from memory_agent.stores.long_term import LongTermMemory  # noqa: E402
-from memory_agent.stores.sql_store import SQLiteFactLedger  # noqa: E402
 
 from memory_agent.core.facts import Fact, Source  # noqa: E402
 from memory_agent.core.kinds import FACT_KINDS  # noqa: E402
 from memory_agent.memory.retrieval import RetrievalConfig, rank  # noqa: E402
 from memory_agent.models.embeddings import load_embedder  # noqa: E402
+from memory_agent.stores.chroma_store import ChromaFactIndex, _metadata, make_chroma_client  # noqa: E402
+from memory_agent.stores.long_term import LongTermMemory  # noqa: E402
+from memory_agent.stores.sql_store import SQLiteFactLedger  # noqa: E402
 
 DIM = 384
 NOW = datetime(2025, 6, 1, tzinfo=UTC)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
-from memory_agent.graph.context import AgentContext
-from memory_agent.graph.state import AgentState
-from memory_agent.graph.turn import check_owner, turn_policy
-from memory_agent.stores.long_term import LongTermMemory
-from memory_agent.stores.maintenance import renew
-from memory_agent.stores.session_memory import scrub_summaries
 
 from memory_agent.core.facts import Proposal, stable_id
 from memory_agent.core.kinds import is_episode
+from memory_agent.graph.context import AgentContext
+from memory_agent.graph.state import AgentState
+from memory_agent.graph.turn import check_owner, turn_policy
 from memory_agent.memory.sessions import episode_row
+from memory_agent.stores.long_term import LongTermMemory
+from memory_agent.stores.maintenance import renew
+from memory_agent.stores.session_memory import scrub_summaries
 
 
 def make_commit(memory: LongTermMemory):

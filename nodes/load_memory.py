@@ -5,17 +5,17 @@ from __future__ import annotations
 import logging
 
 from langgraph.runtime import Runtime
+
+from memory_agent.core.facts import Fact
 from memory_agent.graph.context import AgentContext
 from memory_agent.graph.state import AgentState
 from memory_agent.graph.turn import check_owner, latest_user_message, message_text, start_turn
+from memory_agent.memory.caps import fit_to_budget
+from memory_agent.memory.injection import instruction_reason
+from memory_agent.memory.lifecycle import is_confirmation, review_due
+from memory_agent.memory.sessions import has_history, is_recall_request
 from memory_agent.stores.long_term import LongTermMemory
 from memory_agent.stores.session_memory import episodes_for, procedural_lines, session_context
-
-from memory_agent.core.facts import Fact
-from memory_agent.memory.caps import fit_to_budget
-from memory_agent.memory.lifecycle import is_confirmation, review_due
-from memory_agent.memory.injection import instruction_reason
-from memory_agent.memory.sessions import has_history, is_recall_request
 
 log = logging.getLogger(__name__)
 

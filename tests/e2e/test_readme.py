@@ -37,7 +37,6 @@ def test_python_snippet_runs_and_injects_the_fact(embedder, monkeypatch):
 def test_diagram_is_the_built_graph():
     from memory_agent.graph.builder import build_graph
     from memory_agent.graph.diagram import mermaid, readme_block
-
     from memory_agent.models.offline.chat_model import OfflineChatModel
 
     drawn = build_graph(None, OfflineChatModel()).get_graph().draw_mermaid()

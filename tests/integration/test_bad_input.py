@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 from conftest import T0, ScriptedChatModel
-from memory_agent.stores.base import StoreError
-from memory_agent.stores.data_dir import DataDir, DataDirError
 
 from memory_agent.app.agent import InputError, MemoryAgent
 from memory_agent.app.settings import Settings
 from memory_agent.models.chat import load_chat_model
 from memory_agent.models.errors import ModelError
+from memory_agent.stores.base import StoreError
+from memory_agent.stores.data_dir import DataDir, DataDirError
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 VEGETARIAN = {"kind": "preference", "content": "The user is vegetarian.", "topic": "diet"}

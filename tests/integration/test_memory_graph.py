@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 from conftest import T0, ScriptedChatModel, day, plant
-from memory_agent.stores.chroma_store import collection_name
 
 from memory_agent.app.agent import InputError, MemoryAgent, PendingApprovalError
 from memory_agent.core.facts import Proposal
+from memory_agent.stores.chroma_store import collection_name
 
 #: every test here runs on the embedded stores and on the server stores (see conftest.backend)
 BACKENDS = ("embedded", "server")

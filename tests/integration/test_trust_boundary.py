@@ -21,12 +21,12 @@ from pathlib import Path
 import pytest
 from conftest import T0, ScriptedChatModel, day, plant
 from langchain_core.messages import AIMessage, HumanMessage
-from memory_agent.nodes.answer import format_memory_block
 
 from memory_agent.core.facts import Proposal, Source
-from memory_agent.memory.retrieval import RetrievalConfig
 from memory_agent.memory.injection import instruction_reason
+from memory_agent.memory.retrieval import RetrievalConfig
 from memory_agent.memory.validation import check_edit
+from memory_agent.nodes.answer import format_memory_block
 
 CORPUS_PATH = Path(__file__).resolve().parents[1] / "data" / "injection_corpus.jsonl"
 CORPUS = [json.loads(line) for line in CORPUS_PATH.read_text(encoding="utf-8").splitlines() if line.strip()]
