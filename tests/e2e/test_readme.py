@@ -166,7 +166,7 @@ def test_readme_cli_commands_run_as_written(embedder, tmp_path, monkeypatch, req
     from test_openai_compatible import FakeOpenAI
     from typer.testing import CliRunner
 
-    from memory_agent.cli.main import app
+    from memory_agent.cli.app import app
     from memory_agent.models import embeddings as embeddings_module
 
     monkeypatch.setattr(embeddings_module, "load_embedder", lambda *a, **k: embedder)

@@ -159,7 +159,7 @@ def test_an_explicit_user_id_wins_over_every_environment_variable(make_agent, mo
     agent.close()
 
     # the command line: --user alice, whatever the environment says
-    from memory_agent.cli.main import app
+    from memory_agent.cli.app import app
 
     monkeypatch.setattr(embeddings_module, "load_embedder", lambda *a, **k: embedder)
     monkeypatch.setattr(agent_module, "load_embedder", lambda *a, **k: embedder)

@@ -21,7 +21,7 @@ from memory_agent.evals.locomo_retrieval import (
 from typer.testing import CliRunner
 
 from memory_agent.app import agent as agent_module
-from memory_agent.cli.main import app
+from memory_agent.cli.app import app
 from memory_agent.memory.lexical import LexicalIndex, tokenize
 from memory_agent.memory.retrieval import hybrid_similarity, lexical_documents
 from memory_agent.models import embeddings as embeddings_module
