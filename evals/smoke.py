@@ -23,6 +23,10 @@ from pathlib import Path
 
 from rich.console import Console
 
+from memory_agent.app.settings import Settings
+from memory_agent.evals.locomo import load_locomo
+from memory_agent.evals.runs import run_locomo_qa_eval, run_scenarios_eval
+
 SHARED = Path("../shared")
 
 
@@ -35,11 +39,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-questions", type=int, default=30)
     parser.add_argument("--out", type=Path, default=Path("eval_results") / "smoke")
     args = parser.parse_args(argv)
-
-    from memory_agent.evals.cli import run_locomo_qa_eval, run_scenarios_eval
-    from memory_agent.evals.locomo import load_locomo
-
-    from memory_agent.app.settings import Settings
 
     console = Console(width=160)
     for path in (args.scenarios, args.locomo):

@@ -1,5 +1,13 @@
-"""CLI commands for operating the stores: ``doctor`` and ``threads prune`` (registered on
-``memory_agent.cli.main.app`` when that module is imported; heavy imports stay inside the commands)."""
+"""Commands for operating the stores.
+
+Commands::
+
+    memory-agent doctor [--fix] [--json]
+    memory-agent threads --user U [--json]
+    memory-agent threads prune --older-than DAYS [--user U] [--dry-run] [--json]
+
+Exit codes: 0 success, 2 a usage or environment problem (``doctor``: some backend failed).
+"""
 
 from __future__ import annotations
 
@@ -10,21 +18,24 @@ from rich import box
 from rich.markup import escape
 from rich.table import Table
 
-from memory_agent.cli.main import (
+from memory_agent.cli.chat import resume_command
+from memory_agent.cli.common import (
     JsonFlag,
-    _dumps,
-    _handle_errors,
-    _open_agent,
-    _settings,
-    app,
+    dumps,
+    explicit_options,
     get_console,
-    threads_app,
+    handle_errors,
+    open_agent,
+    read_only_agent,
+    settings_from,
 )
 
 STATUS_STYLE = {"ok": "green", "warn": "yellow", "fail": "bold red"}
 
+threads_app = typer.Typer(help="List a user's threads (--user), or prune old ones (threads prune).",
+                          rich_markup_mode="rich")
 
-@app.command()
+
 def doctor(
     ctx: typer.Context,
     fix: Annotated[bool, typer.Option("--fix", help="Open the stores once: create missing tables (PostgresSaver "
@@ -33,22 +44,20 @@ def doctor(
 ) -> None:
     """Check every configured backend (reachable, schema set up, embedder matches the collections) and
     say what to fix. Exit code 0 when nothing failed, 2 otherwise."""
+    # start-up laziness: the app layer loads chromadb and langgraph, which --help does not need
     from memory_agent.app.doctor import doctor as run_doctor
 
     console = get_console()
-    with _handle_errors(console):
-        settings = _settings(ctx)
+    with handle_errors(console):
+        settings = settings_from(ctx)
         if fix:
-            from memory_agent.app.agent import MemoryAgent
-            from memory_agent.models.chat import load_chat_model
-
-            with MemoryAgent.open(settings, model=load_chat_model("offline")) as agent:
+            with open_agent(settings, read_only=True) as agent:
                 repaired = agent.memory.repair()
             console.print(f"Stores opened and set up; {len(repaired)} half-written decisions finished.")
         checks = run_doctor(settings)
     failed = any(c.status == "fail" for c in checks)
     if as_json:
-        typer.echo(_dumps([c.__dict__ for c in checks]))
+        typer.echo(dumps([c.__dict__ for c in checks]))
     else:
         table = Table(title="memory-agent doctor", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
         for column in ("backend", "check", "status", "detail / what to do"):
@@ -63,6 +72,41 @@ def doctor(
         raise typer.Exit(2)
 
 
+@threads_app.callback(invoke_without_command=True)
+def threads(
+    ctx: typer.Context,
+    user: Annotated[str | None, typer.Option("--user", "-u", help="Whose threads to list.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """List a user's conversation threads and the memory proposals waiting in each."""
+    if ctx.invoked_subcommand:
+        return
+    console = get_console()
+    if user is None:
+        console.print("[bold red]Usage problem:[/] pass --user to list a user's threads, e.g. "
+                      "memory-agent threads --user alice@example.com (or: memory-agent threads prune --help)")
+        raise typer.Exit(2)
+    with read_only_agent(ctx, console, user) as agent:
+        rows = agent.threads(user)
+        if as_json:
+            console.print_json(dumps(rows))
+            return
+        if not rows:
+            console.print(f"No threads for {escape(user)} yet.")
+            return
+        table = Table(title=f"Threads of {escape(user)} (oldest first)", box=box.SIMPLE_HEAD)
+        table.add_column("thread")
+        table.add_column("waiting proposals", justify="right")
+        for row in rows:
+            waiting = str(row["pending"]) + (" (turn cut short)" if row["unfinished"] else "")
+            table.add_row(escape(row["thread_id"]), waiting)
+        console.print(table)
+        waiting = [r["thread_id"] for r in rows if r["pending"] or r["unfinished"]]
+        if waiting:
+            command = resume_command(user, waiting[0], explicit_options(ctx))
+            console.print(f"[dim]Continue one with: {escape(command)}[/]", soft_wrap=True)
+
+
 @threads_app.command("prune")
 def threads_prune(
     ctx: typer.Context,
@@ -74,21 +118,22 @@ def threads_prune(
     as_json: JsonFlag = False,
 ) -> None:
     """Delete the checkpoints of old threads (working memory). Threads waiting for an approval are kept."""
+    # start-up laziness: the app layer loads chromadb and langgraph, which --help does not need
     from memory_agent.app.retention import prune_threads
 
     console = get_console()
-    with _handle_errors(console):
-        settings = _settings(ctx)
+    with handle_errors(console):
+        settings = settings_from(ctx)
         if settings.uses_data_dir and not settings.data_dir.exists():
             console.print(f"No data folder at {escape(str(settings.data_dir.resolve()))}: nothing to prune.")
             return
-        agent = _open_agent(settings, read_only=True)
+        agent = open_agent(settings, read_only=True)
         try:
             rows = prune_threads(agent, older_than, user_id=user, dry_run=dry_run)
         finally:
             agent.close()
     if as_json:
-        typer.echo(_dumps(rows))
+        typer.echo(dumps(rows))
         return
     gone = sum(r["action"] in ("deleted", "would delete") for r in rows)
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)

@@ -16,15 +16,15 @@ import unicodedata
 
 import pytest
 from conftest import T0, ScriptedChatModel, day, plant
-from memory_agent.graph.context import MAX_USER_ID_CHARS
-from memory_agent.stores.chroma_store import collection_name
 from typer.testing import CliRunner
 
 from memory_agent.app import agent as agent_module
 from memory_agent.app.agent import InputError, MemoryAgent
 from memory_agent.app.settings import Settings
 from memory_agent.core.facts import Proposal, Source
+from memory_agent.graph.context import MAX_USER_ID_CHARS
 from memory_agent.models import embeddings as embeddings_module
+from memory_agent.stores.chroma_store import collection_name
 
 
 def propose(model: ScriptedChatModel, key: str, *items: dict) -> None:
@@ -159,7 +159,7 @@ def test_an_explicit_user_id_wins_over_every_environment_variable(make_agent, mo
     agent.close()
 
     # the command line: --user alice, whatever the environment says
-    from memory_agent.cli.main import app
+    from memory_agent.cli.app import app
 
     monkeypatch.setattr(embeddings_module, "load_embedder", lambda *a, **k: embedder)
     monkeypatch.setattr(agent_module, "load_embedder", lambda *a, **k: embedder)

@@ -199,7 +199,7 @@ def test_the_chat_tells_the_user_why_nothing_was_remembered(embedder, monkeypatc
     from typer.testing import CliRunner
 
     from memory_agent.app import agent as agent_module
-    from memory_agent.cli.main import app
+    from memory_agent.cli.app import app
     from memory_agent.models import embeddings as embeddings_module
 
     monkeypatch.setattr(embeddings_module, "load_embedder", lambda *a, **k: embedder)

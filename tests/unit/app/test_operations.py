@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from memory_agent.app.doctor import doctor
 from memory_agent.app.retention import prune_threads
 from memory_agent.app.settings import Settings
-from memory_agent.cli.main import app
+from memory_agent.cli.app import app
 
 BACKENDS = ("embedded", "server")
 VEGETARIAN = {"kind": "preference", "content": "The user is vegetarian.", "topic": "diet"}

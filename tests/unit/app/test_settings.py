@@ -91,7 +91,7 @@ def test_bad_values_are_refused_with_the_setting_named():
 def test_config_command_prints_effective_settings_with_their_source_and_secrets_masked(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    from memory_agent.cli.main import app
+    from memory_agent.cli.app import app
 
     (tmp_path / ".env").write_text("MEMORY_AGENT_CHROMA_URL=http://admin:hunter2@127.0.0.1:8000\n"
                                    "MEMORY_AGENT_APPROVAL=risky-only\n", encoding="utf-8")

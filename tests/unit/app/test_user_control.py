@@ -220,7 +220,7 @@ def test_cli_edit_delete_export_switch_forget(tmp_path, embedder, monkeypatch):
     from typer.testing import CliRunner
 
     from memory_agent.app import agent as agent_module
-    from memory_agent.cli.main import app
+    from memory_agent.cli.app import app
     from memory_agent.models import embeddings as embeddings_module
 
     monkeypatch.setattr(embeddings_module, "load_embedder", lambda *a, **k: embedder)

@@ -16,13 +16,13 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from memory_agent.stores.data_dir import DataDir
 from typer.testing import CliRunner
 
 from memory_agent.app import agent as agent_module
-from memory_agent.cli.main import app
+from memory_agent.cli.app import app
 from memory_agent.models import embeddings as embeddings_module
 from memory_agent.models.embeddings import EmbedderInfo
+from memory_agent.stores.data_dir import DataDir
 
 ROOT = Path(__file__).resolve().parents[3]
 USER = "Zoë Müller@example.com"  # '@', '.', a space and non-ASCII letters
@@ -168,7 +168,7 @@ def test_pending_approval_survives_the_process_and_is_asked_first(seeded):
     data, user, thread = seeded["data"], "dave.o@example.org", "trip-planning"
     # 1) a real process: send a message, then end of input at the approval question
     first = subprocess.run(
-        [sys.executable, "-m", "memory_agent.cli.main", "--data-dir", str(data), "chat", "--user", user,
+        [sys.executable, "-m", "memory_agent.cli.app", "--data-dir", str(data), "chat", "--user", user,
          "--thread", thread],
         input="I live in Munich.\n", capture_output=True, text=True, timeout=300, cwd=ROOT,
         env={**os.environ, **WIDE},
@@ -283,7 +283,7 @@ def test_demo_delegates_to_evals_demo(monkeypatch, tmp_path):
 
 
 def test_cli_import_does_not_load_heavy_modules():
-    code = ("import sys, memory_agent.cli.main; "
+    code = ("import sys, memory_agent.cli.app; "
             "print([m for m in ('torch', 'sentence_transformers', 'chromadb', 'langgraph') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
@@ -318,3 +318,17 @@ def test_read_only_commands_refuse_a_data_dir_that_does_not_exist(tmp_path):
     assert result.exit_code == 2
     assert "no data folder" in result.output
     assert not missing.exists()
+
+
+@pytest.mark.parametrize("library", ["matplotlib", "tiktoken"])
+def test_eval_commands_without_the_evals_extra_say_how_to_install_it(monkeypatch, tmp_path, library):
+    monkeypatch.setitem(sys.modules, library, None)  # `import <library>` now raises ImportError
+    for command in ("scenarios", "locomo", "locomo-qa"):
+        result = invoke(tmp_path / "d", "eval", command, str(tmp_path / "missing.json"))
+        assert result.exit_code == 2, result.output
+        assert "pip install 'memory-agent[evals]'" in result.output
+        assert f"{library} is not installed" in result.output
+        assert "Traceback" not in result.output
+    # the other commands do not need the extra
+    assert runner.invoke(app, ["--help"], env=WIDE).exit_code == 0
+    assert invoke(tmp_path / "d", "config").exit_code == 0

@@ -1,0 +1,380 @@
+"""``memory-agent chat``: the read–answer–approve loop in the terminal.
+
+    memory-agent chat --user alice@example.com [--thread T]
+
+Start-up is kept short: the agent (LangGraph, Chroma, the embedder) opens in a background thread
+while the first prompt waits for the user, and the embedder loads its weights in another background
+thread (``warm_up``). Exit codes: 0 when the user leaves, 2 a usage or environment problem.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shlex
+import sqlite3
+import threading
+import uuid
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from memory_agent.app.settings import Settings
+from memory_agent.cli.common import (
+    UsageError,
+    explicit_options,
+    get_console,
+    handle_errors,
+    is_provider_error,
+    open_agent,
+    require_user,
+    settings_from,
+)
+from memory_agent.cli.memories import print_live_table
+from memory_agent.stores.base import StoreError
+from memory_agent.stores.data_dir import DataDir, DataDirError
+
+if TYPE_CHECKING:  # pragma: no cover - typing only; the real import is lazy
+    from memory_agent.app.agent import MemoryAgent
+
+EXIT_WORDS = ("/exit", "/quit")
+# A terminal in canonical mode keeps at most 4095 characters of one typed line and drops the rest
+# (Linux N_TTY_BUF_SIZE - 1); GNU readline, loaded by ``chat``, reads past it.
+TERMINAL_LINE_LIMIT = 4095
+
+
+# ---------------------------------------------------------------------------------------------
+# Opening the agent in the background
+# ---------------------------------------------------------------------------------------------
+
+
+def _warm_up(agent: MemoryAgent) -> None:
+    """Start loading the embedder in a background thread, when the embedder supports it."""
+    warm = getattr(agent.memory.embeddings, "warm_up", None)
+    if callable(warm):
+        warm()
+
+
+class _BackgroundOpen:
+    """Opens the agent in a background thread; :meth:`result` waits and re-raises its error."""
+
+    def __init__(self, settings: Settings):
+        self._settings = settings
+        self._agent: MemoryAgent | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="memory-agent-open", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._agent = open_agent(self._settings)
+            _warm_up(self._agent)
+        except BaseException as exc:  # re-raised in the main thread by result()
+            self._error = exc
+
+    def result(self) -> MemoryAgent:
+        """The opened agent (waits for the thread); raises what opening raised."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._agent is not None
+        return self._agent
+
+    def close(self) -> None:
+        """Wait for the thread and close the agent if it was opened."""
+        self._thread.join()
+        if self._agent is not None:
+            self._agent.close()
+            self._agent = None
+
+
+def _wait_for(console: Console, opener: _BackgroundOpen) -> MemoryAgent:
+    """The agent opened in the background; if opening failed, say the typed message was not sent."""
+    try:
+        return opener.result()
+    except BaseException:
+        console.print("[dim]Your message was not sent.[/]")
+        raise
+
+
+def _ask(console: Console, prompt: str) -> str | None:
+    """Read one line (``None`` at end of input or Ctrl-C)."""
+    try:
+        return console.input(prompt)
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Printing a turn, asking for decisions
+# ---------------------------------------------------------------------------------------------
+
+
+def _print_memories_injected(console: Console, memories: list[dict]) -> None:
+    for m in memories:
+        console.print(Text(f"  remembered: [{m.get('kind', '')}] {m.get('content', '')}", style="dim"))
+
+
+def _print_answer(console: Console, update: dict) -> None:
+    # Start-up laziness: langchain_core is imported with the agent, not when the CLI starts.
+    from langchain_core.messages import AIMessage
+
+    msgs = [m for m in update.get("messages", []) if isinstance(m, AIMessage)]
+    if not msgs:
+        return
+    content = msgs[-1].content
+    _print_answer_text(console, content if isinstance(content, str) else str(content))
+
+
+def _print_answer_text(console: Console, text: str) -> None:
+    console.print(Text("assistant: ", style="bold cyan") + Text(text))
+
+
+def _print_committed(console: Console, committed: list[dict], proposals: dict[str, dict]) -> None:
+    """One line per decision: written / superseded / retracted / rejected."""
+    for c in committed:
+        content = c.get("content") or ""
+        p = proposals.get(c.get("proposal_id", ""), {})
+        if c.get("action") == "reject":
+            console.print(Text(f"  rejected: {content}", style="yellow"))
+            continue
+        again = "" if c.get("written") else " (already stored)"
+        if c.get("operation") == "RETRACT":
+            console.print(Text(f"  retracted: {content}{again}  [{c.get('fact_id')}]", style="magenta"))
+            continue
+        console.print(Text(f"  written: {content}{again}  [{c.get('fact_id')}]", style="green"))
+        if c.get("operation") == "UPDATE" and c.get("target_id"):
+            old = p.get("target_content") or c["target_id"]
+            console.print(Text(f"  superseded: {old}  [{c['target_id']}]", style="magenta"))
+
+
+def _print_refused(console: Console, dropped: list[dict]) -> None:
+    """One line per proposal that validation refused or a cap stopped, with the reason (nothing refused is
+    stored, and a cap is never silent)."""
+    for d in dropped:
+        if (d.get("decision") == "invalid" or d.get("cap")) and (d.get("proposal") or {}).get("content"):
+            console.print(Text(f"  not remembered: {d['proposal']['content']}  ({d.get('reason')})", style="yellow"))
+
+
+def _show_proposal(console: Console, index: int, total: int, p: dict) -> None:
+    risky = Text(" RISKY", style="bold red") if p.get("risky") else Text("")
+    head = Text(f"Proposed memory {index}/{total}: ", style="bold") + Text(
+        f"{p.get('operation')} {p.get('kind')}", style="bold yellow") + risky
+    console.print(head)
+    op = p.get("operation")
+    if op == "RETRACT":
+        console.print(Text(f"  forget:   {p.get('target_content') or p.get('content')}  [{p.get('target_id')}]"))
+    else:
+        console.print(Text(f"  content:  {p.get('content')}"))
+    if op == "UPDATE" and p.get("target_content"):
+        console.print(Text(f"  replaces: {p.get('target_content')}  [{p.get('target_id')}]"))
+    console.print(Text(f"  evidence: \"{p.get('evidence')}\""))
+    source = p.get("source") or {}
+    console.print(Text(f"  source:   message {', '.join(source.get('message_ids') or [])}", style="dim"))
+    if p.get("sensitivity") == "restricted":
+        console.print(Text("  sensitive: restricted category (health, religion, finances, location, ...)", style="dim"))
+    if p.get("reason"):
+        console.print(Text(f"  why:      {p['reason']}", style="dim"))
+
+
+def _collect_decisions(console: Console, proposals: list[dict]) -> list[dict] | None:
+    """Ask approve / edit / reject for each proposal; ``None`` when the user leaves (stays pending)."""
+    decisions = []
+    for i, p in enumerate(proposals, 1):
+        _show_proposal(console, i, len(proposals), p)
+        while True:
+            raw = _ask(console, "  [bold]approve / edit / reject?[/] \\[a/e/r]: ")
+            if raw is None:
+                return None
+            choice = raw.strip().lower()
+            if choice in EXIT_WORDS:
+                return None
+            if choice in ("a", "approve", "y", "yes"):
+                decisions.append({"proposal_id": p["id"], "action": "approve", "content": None})
+                break
+            if choice in ("r", "reject", "n", "no"):
+                decisions.append({"proposal_id": p["id"], "action": "reject", "content": None})
+                break
+            if choice in ("e", "edit"):
+                new = _ask(console, "  new content: ")
+                if new is None:
+                    return None
+                if not new.strip():
+                    console.print("  [red]The new content is empty; choose a, e or r again.[/]")
+                    continue
+                decisions.append({"proposal_id": p["id"], "action": "edit", "content": new.strip()})
+                break
+            console.print("  [red]Answer a (approve), e (edit) or r (reject).[/]")
+    return decisions
+
+
+def _handle_pending(console: Console, agent: MemoryAgent, user: str, thread: str, pending: list[dict]) -> bool:
+    """Show pending proposals, ask for decisions and resume. False when the user left instead."""
+    console.print(f"[bold]{len(pending)} memory proposal(s) wait for your decision.[/]")
+    decisions = _collect_decisions(console, pending)
+    if decisions is None:
+        return False
+    try:
+        result = agent.resume(user, thread, decisions)
+    except ValueError as exc:  # malformed decision or nothing pending any more: the thread is unchanged
+        console.print(f"[red]{escape(str(exc))}[/]")
+        return True
+    _print_committed(console, result.committed, {p["id"]: p for p in pending})
+    return True
+
+
+def _print_pending_left(console: Console, resume: str) -> None:
+    console.print(
+        f"[yellow]Memory proposals are still waiting for approval.[/] Decide later with: [bold]{escape(resume)}[/]",
+        soft_wrap=True,
+    )
+
+
+def resume_command(user: str, thread: str, explicit: dict[str, Any] | None = None) -> str:
+    """The command that reopens this thread, with the global options given explicitly this time
+    (so ``--data-dir`` is not lost)."""
+    opts = ""
+    for name, value in (explicit or {}).items():
+        opts += f" --{name.replace('_', '-')} {shlex.quote(str(value))}"
+    return f"memory-agent{opts} chat --user {shlex.quote(user)} --thread {shlex.quote(thread)}"
+
+
+def _run_turn(console: Console, agent: MemoryAgent, user: str, thread: str, text: str) -> None:
+    """Stream one turn: memories (dim), the answer as soon as it exists, then auto-commits."""
+    proposals: dict[str, dict] = {}
+    for node, update, _seconds in agent.stream_turn(user, text, thread_id=thread):
+        if node == "load_memory":
+            _print_memories_injected(console, update.get("memories") or [])
+            if update.get("memories_left_out"):
+                console.print(Text(f"  {update['memories_left_out']} more relevant memories left out: over the "
+                                   "memory token budget (MEMORY_AGENT_MAX_MEMORY_TOKENS)", style="yellow"))
+        elif node == "answer":
+            _print_answer(console, update)
+        elif node == "propose_facts":
+            proposals = {p["id"]: p for p in update.get("proposals") or []}
+            _print_refused(console, update.get("dropped") or [])
+        elif node == "commit" and update.get("committed"):
+            _print_committed(console, update["committed"], proposals)
+
+
+def _chat_loop(console: Console, agent_for, user: str, thread: str, agent: MemoryAgent | None = None,
+               resume: str = "") -> None:
+    """The read–answer–approve loop. ``agent_for()`` returns the opened agent (waits for it)."""
+    resume = resume or resume_command(user, thread)
+    while True:
+        if agent is not None:
+            if agent.unfinished(user, thread):  # a crash or Ctrl-C stopped the last turn between nodes
+                console.print("[dim]Finishing the turn that was interrupted…[/]")
+                finished = agent.finish_interrupted(user, thread)
+                if finished is not None and finished.answer:
+                    _print_answer_text(console, finished.answer)
+            pending = agent.pending(user, thread)
+            if pending:
+                if not _handle_pending(console, agent, user, thread, pending):
+                    _print_pending_left(console, resume)
+                    return
+                continue
+        line = _ask(console, "[bold green]you>[/] ")
+        if line is None or line.strip().lower() in EXIT_WORDS:
+            if agent is not None and agent.pending(user, thread):
+                _print_pending_left(console, resume)
+            console.print("[dim]bye[/]")
+            return
+        if len(line) == TERMINAL_LINE_LIMIT:
+            console.print(f"[red]The terminal cut this line at {TERMINAL_LINE_LIMIT} characters, so it was not "
+                          "sent. Shorten it, or pipe longer text into the chat.[/]")
+            continue
+        command = line.strip().lower()
+        if command.startswith("/") and command not in ("/memories", "/help", "/end"):
+            console.print(f"[red]Unknown command {escape(line.strip())}: /memories, /end, /help, /exit or /quit.[/]")
+            continue
+        if agent is None:
+            agent = agent_for()
+        # Start-up laziness: the agent module imports LangGraph; by now the agent is open anyway.
+        from memory_agent.app.agent import InputError, PendingApprovalError
+
+        if command == "/memories":
+            print_live_table(console, agent, user)
+            continue
+        if command == "/help":
+            console.print("[dim]/memories lists your memories, /end ends this conversation and writes its summary, "
+                          "/exit or /quit (or Ctrl-D) leaves.[/]")
+            continue
+        if command == "/end":
+            summary = agent.end_session(user, thread)
+            if summary is None:
+                console.print("[dim]Nothing to summarise (no turn yet, or memory is off).[/]")
+            else:
+                console.print(Text(f"  session summary: {summary['text']}", style="green"))
+            console.print("[dim]bye[/]")
+            return
+        try:
+            _run_turn(console, agent, user, thread, line)
+        except (InputError, PendingApprovalError) as exc:
+            console.print(f"[red]{escape(str(exc))}[/]")
+        except (DataDirError, StoreError, ValueError, sqlite3.DatabaseError):
+            raise
+        except Exception as exc:
+            if is_provider_error(exc):
+                raise
+            console.print(f"[red]The turn failed: {escape(type(exc).__name__)}: {escape(str(exc))}[/]")
+            console.print("[dim]The turn did not finish; the chat goes on. Send the message again.[/]")
+
+
+def chat(
+    ctx: typer.Context,
+    user: Annotated[str, typer.Option(
+        "--user", "-u", help="Whose memories to use; any non-blank id, e.g. an e-mail.")],
+    thread: Annotated[str | None, typer.Option(
+        "--thread", "-t", help="Conversation id to continue (default: a new one, printed at the start).",
+        show_default=False,
+    )] = None,
+) -> None:
+    """Chat with the agent; approve, edit or reject each memory it proposes.
+
+    Inside the chat: /memories lists your memories, /exit or /quit (or Ctrl-D) leaves.
+    """
+    console = get_console()
+    with handle_errors(console):
+        require_user(user)
+        if thread is not None and not thread.strip():
+            raise UsageError("The thread id is empty: leave --thread out to start a new conversation.")
+        settings = settings_from(ctx)
+        DataDir(settings.data_dir).close()  # fail fast (locked, not writable) before the user types
+        with contextlib.suppress(ImportError):  # line editing, and no 4095-character cut of long lines
+            import readline  # noqa: F401
+        new_thread = thread is None
+        thread = thread or uuid.uuid4().hex
+        resume = resume_command(user, thread, explicit_options(ctx))
+        opener = _BackgroundOpen(settings)
+        # Open in the background while the first prompt waits, when nothing can be pending (a new
+        # thread) and the defaults are used (a provider model or embedder may fail: report that first).
+        background = new_thread and settings.model.strip() in ("", "offline") and settings.embedder == "minilm"
+        agent = None
+        if not background:
+            try:
+                agent = opener.result()
+            finally:
+                if agent is None:
+                    opener.close()
+        console.print(f"[bold]memory-agent[/] · user [cyan]{escape(user)}[/] · thread [cyan]{escape(thread)}[/]")
+        console.print(f"[dim]Continue this conversation later with: {escape(resume)}[/]", soft_wrap=True)
+        if settings.model.strip() in ("", "offline"):
+            console.print("[dim]Model: offline, a rule-based stand-in, not a language model "
+                          "(use --model provider:model for real answers).[/]")
+        console.print("[dim]/memories lists your memories · /end ends the conversation · /exit leaves[/]")
+        try:
+            if background:
+                _chat_loop(console, lambda: _wait_for(console, opener), user, thread, resume=resume)
+            else:
+                _chat_loop(console, opener.result, user, thread, agent=agent, resume=resume)
+        except KeyboardInterrupt:
+            console.print(f"\n[dim]interrupted; a turn cut short is finished when you come back: {escape(resume)}[/]",
+                          soft_wrap=True)
+        finally:
+            opener.close()
+
+

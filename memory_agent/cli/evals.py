@@ -1,0 +1,153 @@
+"""``memory-agent eval …``: scenario evals (memory on vs off), the LoCoMo retrieval benchmark and LoCoMo QA.
+
+Commands::
+
+    memory-agent eval scenarios FILE [--model M] [--out DIR]
+    memory-agent eval locomo FILE [--conversation ID ...] [--max-questions N] [--out DIR]
+    memory-agent eval locomo-qa FILE [--model M] [--conversation ID ...] [--max-questions N] [--out DIR]
+
+Each prints a rich table, shows a progress bar while it runs, and writes ``results.json`` and a
+PNG plot into ``--out`` (default ``eval_results/<command>``); the runs are ``memory_agent.evals.runs``.
+They need the ``evals`` extra (matplotlib, tiktoken). Exit codes: 0 done, 2 the extra is missing or a
+file is missing or not in its format (the message says which).
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from memory_agent.app.settings import Settings
+from memory_agent.cli.common import get_console, handle_errors, settings_from
+from memory_agent.evals.locomo import LocomoConversation, load_locomo
+
+EVALS_EXTRA = ("matplotlib", "tiktoken")
+INSTALL_EVALS = "pip install 'memory-agent[evals]'"
+
+eval_app = typer.Typer(help="Evaluations: scenarios with memory on vs off, LoCoMo retrieval recall and QA.",
+                       no_args_is_help=True, rich_markup_mode="rich")
+
+ModelOpt = Annotated[str | None, typer.Option(
+    "--model", help='Chat model for the agent (default: the global --model, else "offline", a rule-based '
+    "stand-in that is not a language model).", show_default=False)]
+ConvOpt = Annotated[list[str] | None, typer.Option(
+    "--conversation", "-c", help="Only this LoCoMo sample id (repeatable), e.g. conv-26.", show_default=False)]
+MaxQOpt = Annotated[int | None, typer.Option(
+    "--max-questions", min=1, help="At most this many questions per conversation (a quick run).",
+    show_default=False)]
+
+
+def _require_evals_extra(console: Console) -> None:
+    """Exit 2 with the install command when a library of the ``evals`` extra cannot be imported."""
+    for name in EVALS_EXTRA:
+        try:
+            importlib.import_module(name)  # an optional library: imported here only to check it is installed
+        except ImportError:
+            console.print(f"[bold red]The eval commands need the evals extra[/] ({escape(name)} is not installed). "
+                          f"Install it with: {escape(INSTALL_EVALS)}")
+            raise typer.Exit(2) from None
+
+
+def _settings_with_model(ctx: typer.Context, model: str | None) -> Settings:
+    """The effective settings, with ``model`` instead of the configured chat model when given."""
+    settings = settings_from(ctx)
+    return Settings(**{**settings.model_dump(), "model": model}) if model else settings
+
+
+def _load_locomo(console: Console, file: Path, conversation: list[str] | None) -> list[LocomoConversation]:
+    """The LoCoMo conversations of ``file`` (only the ``conversation`` ids when given); exit 2 when the
+    file is missing, not LoCoMo, or lacks a requested id."""
+    if not Path(file).is_file():
+        console.print(f"[bold red]No LoCoMo file at {escape(str(file))}.[/] Pass the path of locomo_dev.json or "
+                      "locomo10.json (the data is CC BY-NC: keep it outside the repository, e.g. "
+                      "../shared/datasets/locomo/locomo_dev.json).")
+        raise typer.Exit(2)
+    try:
+        convs = load_locomo(file)
+    except ValueError as exc:
+        console.print(f"[bold red]Not a LoCoMo file:[/] {escape(str(exc))}")
+        raise typer.Exit(2) from None
+    if conversation:
+        unknown = sorted(set(conversation) - {c.sample_id for c in convs})
+        if unknown:
+            console.print(f"[bold red]No conversation {', '.join(unknown)} in {escape(str(file))}[/]; it has "
+                          f"{', '.join(c.sample_id for c in convs)}.")
+            raise typer.Exit(2)
+        convs = [c for c in convs if c.sample_id in set(conversation)]
+    return convs
+
+
+@eval_app.command("scenarios")
+def scenarios_cmd(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="A scenario file in the format of SCENARIOS.md (JSON Lines).")],
+    model: ModelOpt = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Output folder [default: eval_results/scenarios]",
+                                             show_default=False)] = None,
+) -> None:
+    """Replay every scenario with memory on and with memory off through the real graph; compare."""
+    console = get_console()
+    _require_evals_extra(console)
+    # Start-up laziness: the eval harness imports the agent (LangGraph, Chroma, the embedder).
+    from memory_agent.evals.runs import output_dir, run_scenarios_eval
+    from memory_agent.evals.scenarios import ScenarioFormatError
+
+    with handle_errors(console):
+        settings = _settings_with_model(ctx, model)
+        try:
+            run_scenarios_eval(file, settings, output_dir(out, "scenarios"), console)
+        except FileNotFoundError:
+            console.print(f"[bold red]No scenario file at {escape(str(file))}.[/]")
+            raise typer.Exit(2) from None
+        except ScenarioFormatError as exc:
+            console.print(f"[bold red]Malformed scenario file:[/] {escape(str(exc))}")
+            raise typer.Exit(2) from None
+
+
+@eval_app.command("locomo")
+def locomo_cmd(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="LoCoMo JSON (e.g. ../shared/datasets/locomo/locomo_dev.json).")],
+    conversation: ConvOpt = None,
+    max_questions: MaxQOpt = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Output folder [default: eval_results/locomo]",
+                                             show_default=False)] = None,
+) -> None:
+    """Evidence recall@k of BM25 alone, the embedder alone and the project's retriever (no LLM)."""
+    console = get_console()
+    _require_evals_extra(console)
+    # Start-up laziness: the eval harness imports the agent (LangGraph, Chroma, the embedder).
+    from memory_agent.evals.runs import output_dir, run_locomo_eval
+
+    with handle_errors(console):
+        convs = _load_locomo(console, file, conversation)
+        run_locomo_eval(convs, _settings_with_model(ctx, None), output_dir(out, "locomo"), console,
+                        source=str(file), max_questions=max_questions)
+
+
+@eval_app.command("locomo-qa")
+def locomo_qa_cmd(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="LoCoMo JSON (e.g. ../shared/datasets/locomo/locomo_dev.json).")],
+    model: ModelOpt = None,
+    conversation: ConvOpt = None,
+    max_questions: MaxQOpt = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Output folder [default: eval_results/locomo-qa]",
+                                             show_default=False)] = None,
+) -> None:
+    """Replay conversations into memory, answer categories 1–4 with memory on and off: token F1
+    (and an LLM-judge accuracy when a real model is configured)."""
+    console = get_console()
+    _require_evals_extra(console)
+    # Start-up laziness: the eval harness imports the agent (LangGraph, Chroma, the embedder).
+    from memory_agent.evals.runs import output_dir, run_locomo_qa_eval
+
+    with handle_errors(console):
+        convs = _load_locomo(console, file, conversation)
+        run_locomo_qa_eval(convs, _settings_with_model(ctx, model), output_dir(out, "locomo-qa"), console,
+                           source=str(file), max_questions=max_questions)
