@@ -102,16 +102,12 @@ def run_scenarios_eval(file: Path, settings, out: Path, console) -> dict[str, An
     ``scenarios.png`` into ``out``; returns the results dict (``memory_on``, ``memory_off``, ``model``).
 
     Raises:
-        FileNotFoundError, memory_agent.evals.scenarios.ScenarioFormatError: the file cannot be loaded.
+        FileNotFoundError, memory_agent.evals.scenario_format.ScenarioFormatError: the file cannot be loaded.
     """
     from memory_agent.evals.plots import plot_scenarios
-    from memory_agent.evals.scenarios import (
-        load_scenarios,
-        make_agent_factory,
-        render_comparison,
-        report_to_dict,
-        run_scenarios,
-    )
+    from memory_agent.evals.scenario_format import load_scenarios
+    from memory_agent.evals.scenario_report import render_comparison, report_to_dict
+    from memory_agent.evals.scenario_runner import make_agent_factory, run_scenarios
 
     scenarios = load_scenarios(file)
     out = _out(out, "scenarios")
@@ -143,7 +139,7 @@ def scenarios_cmd(
                                              show_default=False)] = None,
 ) -> None:
     """Replay every scenario with memory on and with memory off through the real graph; compare."""
-    from memory_agent.evals.scenarios import ScenarioFormatError
+    from memory_agent.evals.scenario_format import ScenarioFormatError
 
     from memory_agent.cli.main import _handle_errors, get_console
 
@@ -275,7 +271,7 @@ def run_locomo_qa_eval(convs, settings, out: Path, console, *, source: str = "",
     from memory_agent.evals.locomo import CATEGORY_NAMES
     from memory_agent.evals.locomo_qa import judge_prompt, run_locomo_qa
     from memory_agent.evals.plots import plot_locomo_qa
-    from memory_agent.evals.scenarios import make_agent_factory
+    from memory_agent.evals.scenario_runner import make_agent_factory
 
     out = _out(out, "locomo-qa")
     factory = make_agent_factory(settings)

@@ -10,6 +10,10 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
+from memory_agent.app import agent as agent_module
+from memory_agent.cli.main import app
 from memory_agent.evals.locomo import load_locomo
 from memory_agent.evals.locomo_retrieval import (
     default_memory_factory,
@@ -18,10 +22,6 @@ from memory_agent.evals.locomo_retrieval import (
     recall_metrics,
     run_retrieval_benchmark,
 )
-from typer.testing import CliRunner
-
-from memory_agent.app import agent as agent_module
-from memory_agent.cli.main import app
 from memory_agent.memory.lexical import LexicalIndex, tokenize
 from memory_agent.memory.retrieval import hybrid_similarity, lexical_documents
 from memory_agent.models import embeddings as embeddings_module
