@@ -25,6 +25,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+from rich.table import Table
+
+from memory_agent.app.agent import MemoryAgent
+from memory_agent.app.settings import Settings
 from memory_agent.evals.locomo import (
     LOCOMO_SOURCE,
     LocomoConversation,
@@ -32,21 +37,9 @@ from memory_agent.evals.locomo import (
     questions_within_sessions,
     token_f1,
 )
-from memory_agent.evals.scenarios import (
-    AgentFactory,
-    ScenarioFormatError,
-    load_scenarios,
-    make_agent_factory,
-    render_comparison,
-    render_scenario_details,
-    report_to_dict,
-    run_scenarios,
-)
-from rich.console import Console
-from rich.table import Table
-
-from memory_agent.app.agent import MemoryAgent
-from memory_agent.app.settings import Settings
+from memory_agent.evals.scenario_format import ScenarioFormatError, load_scenarios
+from memory_agent.evals.scenario_report import render_comparison, render_scenario_details, report_to_dict
+from memory_agent.evals.scenario_runner import AgentFactory, make_agent_factory, run_scenarios
 
 __all__ = ["DEFAULT_LOCOMO_PATH", "LocomoDemoResult", "default_scenarios_path", "resolve_locomo_path", "run_demo",
            "run_locomo_demo"]

@@ -31,7 +31,7 @@ from typing import Any
 
 from memory_agent.evals.locomo import CATEGORY_NAMES, LocomoConversation, normalize_answer, token_f1
 from memory_agent.evals.locomo_retrieval import CATEGORIES, episode_facts, episode_user
-from memory_agent.evals.scenarios import AgentFactory
+from memory_agent.evals.scenario_runner import AgentFactory
 
 __all__ = ["QAReport", "judge_prompt", "replay_episodes", "run_locomo_qa", "token_recall"]
 

@@ -35,12 +35,14 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from memory_agent.evals.locomo import CATEGORY_NAMES, LocomoConversation, LocomoQA, dia_session
-from memory_agent.stores.long_term import LongTermMemory
-
 from memory_agent.core.facts import EPISODE_KIND, Fact, Source
+from memory_agent.evals.locomo import CATEGORY_NAMES, LocomoConversation, LocomoQA, dia_session
 from memory_agent.memory.lexical import LexicalIndex
 from memory_agent.memory.retrieval import RetrievalConfig, lexical_documents
+from memory_agent.models.embeddings import load_embedder
+from memory_agent.stores.chroma_store import ChromaFactIndex, make_chroma_client
+from memory_agent.stores.long_term import LongTermMemory
+from memory_agent.stores.sql_store import SQLiteFactLedger
 
 __all__ = ["CATEGORIES", "KS", "RETRIEVERS", "RetrievalReport", "default_memory_factory", "episode_facts",
            "episode_user", "percentile", "recall_metrics", "run_retrieval_benchmark"]
@@ -291,11 +293,6 @@ def run_retrieval_benchmark(
 def default_memory_factory(embedder=None, retrieval: RetrievalConfig | None = None) -> Callable[[Path], LongTermMemory]:
     """A factory of :class:`LongTermMemory` on an embedded Chroma folder and SQLite ledger in ``folder``,
     sharing one embedder (default all-MiniLM-L6-v2)."""
-    from memory_agent.stores.chroma_store import ChromaFactIndex, make_chroma_client
-    from memory_agent.stores.sql_store import SQLiteFactLedger
-
-    from memory_agent.models.embeddings import load_embedder
-
     info = embedder or load_embedder("minilm")
 
     def make(folder: Path) -> LongTermMemory:

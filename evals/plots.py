@@ -13,10 +13,18 @@ __all__ = ["plot_locomo_qa", "plot_recall_curves", "plot_scenarios"]
 
 
 def _pyplot():
-    import matplotlib
+    """matplotlib's pyplot on the Agg backend.
+
+    Raises:
+        ImportError: matplotlib is not installed (it comes with the optional extra ``evals``).
+    """
+    try:
+        import matplotlib  # lazy: optional third-party library (extra ``evals``)
+    except ImportError as exc:
+        raise ImportError("Plotting eval results needs matplotlib: pip install 'memory-agent[evals]'") from exc
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # lazy, after choosing the backend
 
     return plt
 
@@ -25,7 +33,7 @@ def plot_scenarios(on: dict[str, Any], off: dict[str, Any], path: Path, title: s
     """Bars of the share of probes passed per tag (and overall), memory on vs off.
 
     Args:
-        on, off: :func:`memory_agent.evals.scenarios.report_to_dict` of the memory-on and memory-off runs.
+        on, off: :func:`memory_agent.evals.scenario_report.report_to_dict` of the memory-on and memory-off runs.
         path: the PNG to write.
     """
     plt = _pyplot()

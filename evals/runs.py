@@ -28,13 +28,9 @@ from memory_agent.evals.locomo_retrieval import (
     run_retrieval_benchmark,
 )
 from memory_agent.evals.plots import plot_locomo_qa, plot_recall_curves, plot_scenarios
-from memory_agent.evals.scenarios import (
-    load_scenarios,
-    make_agent_factory,
-    render_comparison,
-    report_to_dict,
-    run_scenarios,
-)
+from memory_agent.evals.scenario_format import load_scenarios
+from memory_agent.evals.scenario_report import render_comparison, report_to_dict
+from memory_agent.evals.scenario_runner import make_agent_factory, run_scenarios
 from memory_agent.models import embeddings
 from memory_agent.models.chat import load_chat_model
 
@@ -87,7 +83,7 @@ def run_scenarios_eval(file: Path, settings: Settings, out: Path | None, console
     ``scenarios.png`` into ``out``; returns the results dict (``memory_on``, ``memory_off``, ``model``).
 
     Raises:
-        FileNotFoundError, memory_agent.evals.scenarios.ScenarioFormatError: the file cannot be loaded.
+        FileNotFoundError, memory_agent.evals.scenario_format.ScenarioFormatError: the file cannot be loaded.
     """
     scenarios = load_scenarios(file)
     out = output_dir(out, "scenarios")

@@ -95,7 +95,7 @@ def scenarios_cmd(
     _require_evals_extra(console)
     # Start-up laziness: the eval harness imports the agent (LangGraph, Chroma, the embedder).
     from memory_agent.evals.runs import output_dir, run_scenarios_eval
-    from memory_agent.evals.scenarios import ScenarioFormatError
+    from memory_agent.evals.scenario_format import ScenarioFormatError
 
     with handle_errors(console):
         settings = _settings_with_model(ctx, model)

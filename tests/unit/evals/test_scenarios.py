@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+
 from memory_agent.evals.demo import default_scenarios_path
 from memory_agent.evals.locomo import (
     normalise_dia_id,
@@ -16,18 +17,17 @@ from memory_agent.evals.locomo import (
     questions_within_sessions,
     token_f1,
 )
-from memory_agent.evals.scenarios import (
+from memory_agent.evals.scenario_checks import check_expect, check_store
+from memory_agent.evals.scenario_format import (
     Expect,
     ScenarioFormatError,
     StoreExpect,
-    check_expect,
-    check_store,
-    count_tokens,
     load_scenarios,
     parse_scenarios,
-    report_to_dict,
-    run_scenarios,
 )
+from memory_agent.evals.scenario_report import report_to_dict
+from memory_agent.evals.scenario_runner import make_agent_factory, run_scenarios
+from memory_agent.evals.token_count import count_tokens
 
 SHARED = Path(__file__).resolve().parents[4] / "shared"
 SHARED_SCENARIOS = SHARED / "evals/scenarios_example.jsonl"
@@ -268,8 +268,6 @@ def test_own_examples_load_and_cover_the_tags():
 @pytest.fixture(scope="module")
 def agent_factory(request):
     """Agents on the offline model; the embedder of ``conftest.py`` is reused when there is one."""
-    from memory_agent.evals.scenarios import make_agent_factory
-
     try:
         embedder = request.getfixturevalue("embedder")
     except pytest.FixtureLookupError:
