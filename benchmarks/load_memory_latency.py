@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import chromadb  # noqa: E402
 from memory_agent.stores.chroma_store import ChromaFactIndex, _metadata, make_chroma_client  # noqa: E402
 from memory_agent.stores.long_term import LongTermMemory  # noqa: E402
-from memory_agent.stores.sql_store import SQLiteFactLedger  # noqa: E402
+from memory_agent.stores.sql_store import SQLFactLedger  # noqa: E402
 
 from memory_agent.core.facts import FACT_KINDS, Fact, Source  # noqa: E402
 from memory_agent.memory.retrieval import RetrievalConfig, rank  # noqa: E402
@@ -275,7 +275,7 @@ def main(argv: list[str] | None = None) -> dict:
         server_db = f"bench_{os.getpid()}" if args.chroma_url else "default_database"
         client = make_chroma_client(path=str(folder / "chroma"), url=args.chroma_url, database=server_db)
         index = ChromaFactIndex(client, embedder.name, embedder.dimension)
-        ledger = SQLiteFactLedger(folder / "ledger.sqlite")
+        ledger = SQLFactLedger(folder / "ledger.sqlite")
         memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig())
 
         t0 = time.perf_counter()

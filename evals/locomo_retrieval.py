@@ -292,7 +292,7 @@ def default_memory_factory(embedder=None, retrieval: RetrievalConfig | None = No
     """A factory of :class:`LongTermMemory` on an embedded Chroma folder and SQLite ledger in ``folder``,
     sharing one embedder (default all-MiniLM-L6-v2)."""
     from memory_agent.stores.chroma_store import ChromaFactIndex, make_chroma_client
-    from memory_agent.stores.sql_store import SQLiteFactLedger
+    from memory_agent.stores.sql_store import SQLFactLedger
 
     from memory_agent.models.embeddings import load_embedder
 
@@ -301,7 +301,7 @@ def default_memory_factory(embedder=None, retrieval: RetrievalConfig | None = No
     def make(folder: Path) -> LongTermMemory:
         client = make_chroma_client(path=str(folder / "chroma"))
         index = ChromaFactIndex(client, info.name, info.dimension)
-        ledger = SQLiteFactLedger(folder / "ledger.sqlite")
+        ledger = SQLFactLedger(folder / "ledger.sqlite")
         return LongTermMemory(index, ledger, info.embeddings, retrieval or RetrievalConfig())
 
     return make

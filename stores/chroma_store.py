@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import chromadb
-from memory_agent.stores.base import EmbedderMismatchError, StoreError
 
 from memory_agent.core.facts import Fact
+from memory_agent.stores.base import EmbedderMismatchError, StoreError
 
 
 def collection_name(user_id: str) -> str:

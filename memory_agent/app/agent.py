@@ -84,7 +84,7 @@ def store_errors() -> Iterator[None]:
     except Exception as exc:
         if type(exc).__module__.split(".", 1)[0] not in ("psycopg", "psycopg_pool"):
             raise
-        from memory_agent.stores.sql_store import postgres_error
+        from memory_agent.stores.sql_dialects import postgres_error
 
         raise postgres_error(exc, "Postgres (checkpointer)") from exc
 
