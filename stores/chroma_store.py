@@ -209,8 +209,6 @@ class ChromaFactIndex:
         self._collections.pop(user_id, None)
         return n
 
-
-    # ---- lifecycle and user control (issue 5) ----------------------------------------------
     def scan(self, user_id: str, needles: Sequence[str]) -> list[dict]:
         """Look through every collection of the client for what is left of ``user_id``: its
         collection, a collection whose metadata names it, and any document or fact record that
