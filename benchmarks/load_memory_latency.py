@@ -52,7 +52,7 @@ from memory_agent.memory.retrieval import RetrievalConfig, rank  # noqa: E402
 from memory_agent.models.embeddings import load_embedder  # noqa: E402
 from memory_agent.stores.chroma_store import ChromaFactIndex, _metadata, make_chroma_client  # noqa: E402
 from memory_agent.stores.long_term import LongTermMemory  # noqa: E402
-from memory_agent.stores.sql_store import SQLiteFactLedger  # noqa: E402
+from memory_agent.stores.sql_store import SQLFactLedger  # noqa: E402
 
 DIM = 384
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
@@ -276,7 +276,7 @@ def main(argv: list[str] | None = None) -> dict:
         server_db = f"bench_{os.getpid()}" if args.chroma_url else "default_database"
         client = make_chroma_client(path=str(folder / "chroma"), url=args.chroma_url, database=server_db)
         index = ChromaFactIndex(client, embedder.name, embedder.dimension)
-        ledger = SQLiteFactLedger(folder / "ledger.sqlite")
+        ledger = SQLFactLedger(folder / "ledger.sqlite")
         memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig())
 
         t0 = time.perf_counter()

@@ -42,7 +42,7 @@ from memory_agent.memory.retrieval import RetrievalConfig, lexical_documents
 from memory_agent.models.embeddings import load_embedder
 from memory_agent.stores.chroma_store import ChromaFactIndex, make_chroma_client
 from memory_agent.stores.long_term import LongTermMemory
-from memory_agent.stores.sql_store import SQLiteFactLedger
+from memory_agent.stores.sql_store import SQLFactLedger
 
 __all__ = ["CATEGORIES", "KS", "RETRIEVERS", "RetrievalReport", "default_memory_factory", "episode_facts",
            "episode_user", "percentile", "recall_metrics", "run_retrieval_benchmark"]
@@ -298,7 +298,7 @@ def default_memory_factory(embedder=None, retrieval: RetrievalConfig | None = No
     def make(folder: Path) -> LongTermMemory:
         client = make_chroma_client(path=str(folder / "chroma"))
         index = ChromaFactIndex(client, info.name, info.dimension)
-        ledger = SQLiteFactLedger(folder / "ledger.sqlite")
+        ledger = SQLFactLedger(folder / "ledger.sqlite")
         return LongTermMemory(index, ledger, info.embeddings, retrieval or RetrievalConfig())
 
     return make

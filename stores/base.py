@@ -4,8 +4,11 @@
   one collection per user). Every method takes the ``user_id``; an implementation must scope
   the call to that user inside the store (its own collection or key), never by filtering
   results afterwards.
-- :class:`FactLedger`: every fact ever committed (live and not), the audit log, and the
-  user → threads index and the commit journal (SQLite by default, or PostgreSQL).
+- :class:`FactLedger`: every fact ever committed (live and not), the audit log, the user → threads
+  index, sessions and episodes, the commit journal and per-user settings (SQLite by default, or
+  PostgreSQL). It is the union of small role protocols (:class:`FactRecords`, :class:`AuditLog`,
+  :class:`ThreadIndex`, :class:`SessionRecords`, :class:`CommitJournal`, :class:`UserControl`), so a
+  caller that needs one role can be typed against just that role.
 """
 
 from __future__ import annotations
@@ -56,15 +59,14 @@ class FactIndex(Protocol):
     def drop_user(self, user_id: str) -> int:
         """Remove every live fact of the user; returns how many there were."""
 
-    # ---- lifecycle and user control (issue 5) ----------------------------------------------
     def scan(self, user_id: str, needles: Sequence[str]) -> list[dict[str, Any]]:
         """Look through the *whole* store (every user) for anything left of ``user_id`` (its
         collection or key) or containing one of ``needles``; one dict per hit
         ``{"store", "table", "column", "needle", "rows"}``, empty when nothing remains."""
 
 
-class FactLedger(Protocol):
-    """Every committed fact, its status history, and the audit log."""
+class FactRecords(Protocol):
+    """Every committed fact of each user, with its status history."""
 
     def save_fact(self, fact: Fact) -> None:
         """Insert or replace the fact row keyed by ``(user_id, id)``."""
@@ -75,9 +77,19 @@ class FactLedger(Protocol):
     def facts(self, user_id: str, status: str | None = None) -> list[Fact]:
         """The user's facts, optionally only one status, oldest first."""
 
+    def live_facts_of_kinds(self, user_id: str, kinds: Sequence[str]) -> list[Fact]:
+        """The user's confirmed facts of these kinds, oldest first."""
+
     def touch(self, user_id: str, fact_ids: Sequence[str], at: datetime, turn_id: str) -> None:
         """Record that facts were injected in turn ``turn_id`` at ``at``: set last-used and add one
         to the use count, once per (fact, turn)."""
+
+    def delete_facts(self, user_id: str, fact_ids: Sequence[str]) -> int:
+        """Delete fact rows of the user (and their usage rows and episodes); returns how many."""
+
+
+class AuditLog(Protocol):
+    """One row per proposal: what was proposed, the decision, by whom, when, why."""
 
     def audit(self, row: dict[str, Any]) -> bool:
         """Append an audit row (idempotent on ``row['id']``); True when it was new."""
@@ -85,30 +97,35 @@ class FactLedger(Protocol):
     def audit_rows(self, user_id: str) -> list[dict[str, Any]]:
         """The user's audit rows, oldest first."""
 
+    def tombstone_audit(self, user_id: str, *, fact_ids: Sequence[str] | None = None,
+                        since: datetime | None = None, new_user_id: str | None = None) -> int:
+        """Blank the text of the user's audit rows (optionally only about ``fact_ids`` / since a time)."""
+
+
+class ThreadIndex(Protocol):
+    """Which threads belong to which user, and when each was active."""
+
     def remember_thread(self, user_id: str, thread_id: str, at: datetime) -> None:
         """Record that ``thread_id`` belongs to ``user_id``."""
 
     def threads(self, user_id: str) -> list[str]:
         """The user's thread ids."""
 
-    # ---- lifecycle and user control (issue 5) ----------------------------------------------
-    def live_facts_of_kinds(self, user_id: str, kinds: Sequence[str]) -> list[Fact]:
-        """The user's confirmed facts of these kinds, oldest first."""
-
-    def users(self) -> list[str]:
-        """Every user id with at least one fact, sorted (for ``maintain``)."""
-
-    def set_memory_enabled(self, user_id: str, enabled: bool, at: datetime) -> None:
-        """Turn the user's long-term memory on or off."""
-
-    def memory_enabled(self, user_id: str) -> bool:
-        """The user's memory switch (True unless turned off)."""
-
     def touch_thread(self, user_id: str, thread_id: str, at: datetime) -> None:
         """Record activity in a thread at ``at`` (first and last turn times)."""
 
     def thread_activity(self, user_id: str) -> dict[str, tuple[datetime, datetime]]:
         """``{thread_id: (first turn, last turn)}`` of the user's threads."""
+
+    def all_threads(self) -> list[tuple[str, str, str]]:
+        """Every ``(user_id, thread_id, created_at ISO text)`` of every user, oldest first."""
+
+    def forget_thread(self, user_id: str, thread_id: str) -> bool:
+        """Remove ``thread_id`` from the user's threads; True when it was there."""
+
+
+class SessionRecords(Protocol):
+    """Session summaries (one per ended thread) and dated episodes."""
 
     def save_summary(self, row: dict[str, Any]) -> None:
         """Insert or replace the summary of one thread of the user."""
@@ -122,22 +139,9 @@ class FactLedger(Protocol):
     def episodes(self, user_id: str, start: datetime | None = None, end: datetime | None = None) -> list[dict]:
         """The user's episodes in ``[start, end)``, oldest first."""
 
-    def delete_facts(self, user_id: str, fact_ids: Sequence[str]) -> int:
-        """Delete fact rows of the user (and their usage rows and episodes); returns how many."""
 
-    def tombstone_audit(self, user_id: str, *, fact_ids: Sequence[str] | None = None,
-                        since: datetime | None = None, new_user_id: str | None = None) -> int:
-        """Blank the text of the user's audit rows (optionally only about ``fact_ids`` / since a time)."""
-
-    def erase_user(self, user_id: str, tombstone: str) -> dict[str, int]:
-        """Delete every row of the user; audit rows become tombstones under ``tombstone``."""
-
-    def forget_since(self, user_id: str, since: datetime) -> dict[str, Any]:
-        """Delete what was written for the user at or after ``since`` (see the SQLite ledger)."""
-
-    def scan(self, needles: Sequence[str], user_id: str | None = None) -> list[dict[str, Any]]:
-        """Rows keyed by ``user_id`` (exact) and every text column holding one of ``needles``
-        (substring), in every table; empty when nothing remains."""
+class CommitJournal(Protocol):
+    """Decisions being written right now; an entry left open means a commit died half-way."""
 
     def journal_begin(self, user_id: str, entry_id: str, payload: dict[str, Any], at: datetime) -> None:
         """Record a decision about to be written (idempotent), with what is needed to write it again."""
@@ -147,3 +151,31 @@ class FactLedger(Protocol):
 
     def journal_open(self) -> list[dict[str, Any]]:
         """Decisions begun and not ended, of every user: ``{"user_id", "id", "at", "payload"}``."""
+
+
+class UserControl(Protocol):
+    """Per-user settings, erasure and the search for what is left of a user."""
+
+    def users(self) -> list[str]:
+        """Every user id with at least one fact, sorted (for ``maintain``)."""
+
+    def set_memory_enabled(self, user_id: str, enabled: bool, at: datetime) -> None:
+        """Turn the user's long-term memory on or off."""
+
+    def memory_enabled(self, user_id: str) -> bool:
+        """The user's memory switch (True unless turned off)."""
+
+    def erase_user(self, user_id: str, tombstone: str) -> dict[str, int]:
+        """Delete every row of the user; audit rows become tombstones under ``tombstone``."""
+
+    def forget_since(self, user_id: str, since: datetime) -> dict[str, Any]:
+        """Delete what was written for the user at or after ``since``: ``{"fact_ids", "thread_ids",
+        "session_summaries", "episodes", "audit_log"}`` (ids to remove elsewhere, counts)."""
+
+    def scan(self, needles: Sequence[str], user_id: str | None = None) -> list[dict[str, Any]]:
+        """Rows keyed by ``user_id`` (exact) and every text column holding one of ``needles``
+        (substring), in every table; empty when nothing remains."""
+
+
+class FactLedger(FactRecords, AuditLog, ThreadIndex, SessionRecords, CommitJournal, UserControl, Protocol):
+    """What a full ledger backend implements: every role above."""

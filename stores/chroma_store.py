@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import chromadb
-from memory_agent.stores.base import EmbedderMismatchError, StoreError
 
 from memory_agent.core.facts import Fact
+from memory_agent.stores.base import EmbedderMismatchError, StoreError
 
 
 def collection_name(user_id: str) -> str:
@@ -209,8 +209,6 @@ class ChromaFactIndex:
         self._collections.pop(user_id, None)
         return n
 
-
-    # ---- lifecycle and user control (issue 5) ----------------------------------------------
     def scan(self, user_id: str, needles: Sequence[str]) -> list[dict]:
         """Look through every collection of the client for what is left of ``user_id``: its
         collection, a collection whose metadata names it, and any document or fact record that

@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from memory_agent.stores.base import StoreError
-from memory_agent.stores.sql_store import postgres_error
+from memory_agent.stores.sql_dialects import postgres_error
 
 
 def open_pool(url: str, *, prepare_threshold: int | None = 5, max_size: int = 10, timeout: float = 10.0):

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 from conftest import T0, day, plant
-from memory_agent.nodes.answer import format_memory_block
-from memory_agent.stores.base import EmbedderMismatchError
-from memory_agent.stores.chroma_store import ChromaFactIndex, collection_name
 
 from memory_agent.app.agent import MemoryAgent
 from memory_agent.app.settings import Settings
 from memory_agent.core.facts import Fact, Source
 from memory_agent.memory.retrieval import RetrievalConfig, rank, similarity_from_distance
 from memory_agent.models.embeddings import EmbedderInfo, MiniLMEmbeddings
+from memory_agent.nodes.answer import format_memory_block
+from memory_agent.stores.base import EmbedderMismatchError
+from memory_agent.stores.chroma_store import ChromaFactIndex, collection_name
 
 PROFILE = [
     ("The user's backend uses Postgres.", "fact", "database"),

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 from conftest import T0, Backend, ScriptedChatModel, _servers_missing, day
+
+from memory_agent.app.agent import MemoryAgent, PendingApprovalError
 from memory_agent.stores.base import StoreError
 from memory_agent.stores.chroma_store import collection_name, make_chroma_client
 from memory_agent.stores.data_dir import DataDirError
 from memory_agent.stores.sql_store import SQLFactLedger
-
-from memory_agent.app.agent import MemoryAgent, PendingApprovalError
 
 BACKENDS = ("embedded", "server")
 TESTS_DIR = Path(__file__).resolve().parent
@@ -305,20 +305,7 @@ def test_server_chroma_refuses_a_missing_server_with_a_clear_error():
     assert "chroma run" in str(info.value)
 
 
-# ---- the ledger's dialect layer ----------------------------------------------------------------
-def test_portable_ledger_sql_is_translated_for_postgres_and_sqlite_only_sql_is_refused():
-    from memory_agent.stores.sql_store import postgres_sql
-
-    assert postgres_sql("SELECT data FROM facts WHERE user_id = ? AND content LIKE '50%?' AND n % 2 = ?") == (
-        "SELECT data FROM facts WHERE user_id = %s AND content LIKE '50%%?' AND n %% 2 = %s")
-    assert postgres_sql("INSERT OR IGNORE INTO t (a) VALUES (?)") == (
-        "INSERT INTO t (a) VALUES (%s) ON CONFLICT DO NOTHING")
-    ddl = postgres_sql("CREATE TABLE IF NOT EXISTS x (id INTEGER PRIMARY KEY AUTOINCREMENT, n INTEGER, b BLOB)")
-    assert "rowid BIGSERIAL" in ddl and "id BIGSERIAL PRIMARY KEY" in ddl and "n BIGINT" in ddl and "BYTEA" in ddl
-    with pytest.raises(StoreError, match="ON CONFLICT"):
-        postgres_sql("INSERT OR REPLACE INTO facts (user_id, id) VALUES (?, ?)")
-
-
+# ---- the ledger on Postgres ---------------------------------------------------------------------
 @pytest.mark.parametrize("backend", ["server"], indirect=True)
 def test_the_one_ledger_class_keeps_users_apart_and_insertion_order_on_postgres(make_agent, backend):
     ledger = make_agent().memory.ledger

@@ -11,14 +11,14 @@ from conftest import T0, ScriptedChatModel, day, plant
 from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
+
+from memory_agent.app.agent import InputError
+from memory_agent.core.facts import Fact, Proposal, Source
 from memory_agent.graph.builder import build_graph
 from memory_agent.graph.context import AgentContext
 from memory_agent.graph.turn import ThreadOwnerError
 from memory_agent.stores.base import StoreError
-from memory_agent.stores.sql_store import SQLiteFactLedger
-
-from memory_agent.app.agent import InputError
-from memory_agent.core.facts import Fact, Proposal, Source
+from memory_agent.stores.sql_store import SQLFactLedger
 
 VEG = {"vegetarian": [{"kind": "preference", "content": "The user is vegetarian.", "topic": "diet"}]}
 
@@ -58,7 +58,7 @@ def test_the_resume_payload_cannot_name_who_decided(make_agent):
 
 
 def test_an_audit_row_missing_a_required_value_raises_instead_of_vanishing(tmp_path):
-    ledger = SQLiteFactLedger(tmp_path / "x.sqlite")
+    ledger = SQLFactLedger(tmp_path / "x.sqlite")
     with pytest.raises(StoreError, match="refused"):
         ledger.audit({"id": "a1", "user_id": "u", "at": T0, "decision": "approved", "decided_by": None})
     ledger.close()
@@ -112,7 +112,7 @@ def test_usage_is_counted_once_per_turn_even_if_commit_runs_again(make_agent):
 
 def test_a_locked_database_is_not_reported_as_damaged(tmp_path):
     path = tmp_path / "x.sqlite"
-    ledger = SQLiteFactLedger(path)
+    ledger = SQLFactLedger(path)
     ledger.conn.execute("PRAGMA busy_timeout=100")
     ledger.save_fact(Fact(id="f1", user_id="u", kind="fact", content="c", evidence="c", created_at=T0,
                           updated_at=T0, source=Source(thread_id="t", message_ids=["m"])))

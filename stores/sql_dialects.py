@@ -1,0 +1,223 @@
+"""The two databases the SQL ledger runs on, one object each: SQLite (embedded) and PostgreSQL.
+
+A dialect owns the connection(s) and says everything that differs between the two: the
+placeholder (:attr:`mark`: ``?`` / ``%s``), the DDL of each migration (:meth:`statements`), the
+``schema_migrations`` table, how a table is looked up, how a migration takes its lock, and how the
+database's errors become a :class:`~memory_agent.stores.base.StoreError`. Statements that are the
+same on both (``INSERT ... ON CONFLICT ... DO NOTHING / DO UPDATE``, ``LIKE ... ESCAPE``, ``ORDER BY
+..., rowid``) are written once in the ledger with :attr:`mark` for each parameter.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from memory_agent.stores.base import StoreError
+from memory_agent.stores.sql_schema import Migration
+
+#: The advisory lock two Postgres processes opening the ledger at once take before migrating.
+_MIGRATION_LOCK = 726354
+
+
+def _corrupt(path: str, exc: Exception) -> StoreError:
+    return StoreError(
+        f"The SQLite file {path} is damaged or not a database ({exc}). Nothing was deleted: move the "
+        "file aside and restore a backup, or point --data-dir at a new folder."
+    )
+
+
+def postgres_error(exc: Exception, what: str = "Postgres") -> StoreError:
+    """A :class:`StoreError` for a psycopg / pool failure that says what to do."""
+    name = type(exc).__name__
+    if name in ("PoolTimeout", "OperationalError", "ConnectionTimeout") or "connect" in str(exc).lower():
+        return StoreError(
+            f"{what} is not reachable ({name}: {str(exc).strip()[:300]}). Nothing was written by the failed step. "
+            "Check that the server (or PgBouncer) is running and DATABASE_URL is right, then try again: "
+            "the thread continues where it stopped."
+        )
+    return StoreError(f"{what} failed ({name}: {str(exc).strip()[:300]}); nothing was written by the failed step.")
+
+
+class SQLiteDialect:
+    """One SQLite file on one connection (WAL, 5 s busy timeout), shared by threads under a lock.
+
+    Args:
+        path: the file (created if missing).
+
+    Raises:
+        StoreError: the file is not a database or fails SQLite's ``quick_check``.
+    """
+
+    name = "sqlite"
+    mark = "?"
+    schema_migrations_ddl = (
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+        "applied_at TEXT NOT NULL)",
+    )
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self._lock = threading.Lock()
+        try:
+            self.conn = sqlite3.connect(self.path, check_same_thread=False, timeout=5.0)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            check = self.conn.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise sqlite3.DatabaseError(f"integrity check failed: {check}")
+        except sqlite3.DatabaseError as exc:
+            raise _corrupt(self.path, exc) from exc
+
+    @property
+    def where(self) -> str:
+        """The file, for messages."""
+        return self.path
+
+    def statements(self, migration: Migration) -> tuple[str, ...]:
+        """The migration's SQLite DDL."""
+        return migration.sqlite
+
+    @contextmanager
+    def transaction(self, *, exclusive: bool = False) -> Iterator[sqlite3.Connection]:
+        """One transaction on the connection: committed on success, rolled back on any error; the
+        database's errors become a :class:`StoreError`. ``exclusive``: start it with ``BEGIN
+        IMMEDIATE`` (the write lock of the file, held until commit) as migrations do."""
+        with self._lock:
+            try:
+                if exclusive:
+                    self.conn.execute("BEGIN IMMEDIATE")
+                yield self.conn
+                self.conn.commit()
+            except sqlite3.IntegrityError as exc:  # a required value missing: a caller's bug, not damage
+                self.conn.rollback()
+                raise StoreError(f"{self.path}: a row was refused ({exc}); nothing was written.") from exc
+            except sqlite3.OperationalError as exc:  # locked, busy, read-only, disk full
+                self.conn.rollback()
+                raise StoreError(f"{self.path}: {exc}. Another process may be writing; try again.") from exc
+            except sqlite3.DatabaseError as exc:
+                self.conn.rollback()
+                raise _corrupt(self.path, exc) from exc
+            except BaseException:
+                self.conn.rollback()
+                raise
+
+    @contextmanager
+    def migration_transaction(self) -> Iterator[sqlite3.Connection]:
+        """A transaction holding the file's write lock, so two processes never migrate at once."""
+        with self.transaction(exclusive=True) as conn:
+            yield conn
+
+    def has_table(self, conn: Any, table: str) -> bool:
+        """Whether ``table`` exists in the file."""
+        return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone() \
+            is not None
+
+    def compact(self) -> None:
+        """Move the write-ahead log into the file and rewrite it (``VACUUM``), so deleted rows leave
+        no bytes behind in freed pages."""
+        with self._lock:
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self.conn.execute("VACUUM")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def close(self) -> None:
+        """Close the connection."""
+        with self._lock:
+            self.conn.close()
+
+
+class _PgCursor:
+    """What a ledger method gets back from ``conn.execute``: rows as tuples, ``rowcount``."""
+
+    def __init__(self, cur):
+        self._cur = cur
+        self.rowcount = cur.rowcount
+
+    def fetchone(self):
+        return self._cur.fetchone() if self._cur.description else None
+
+    def fetchall(self):
+        return self._cur.fetchall() if self._cur.description else []
+
+    def __iter__(self):
+        return iter(self.fetchall())
+
+
+class _PgConnection:
+    """A psycopg connection with sqlite3's calling style: ``execute(sql, params)`` → tuple rows."""
+
+    def __init__(self, conn):
+        self._conn = conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _PgCursor:
+        from psycopg.rows import tuple_row
+
+        cur = self._conn.cursor(row_factory=tuple_row)
+        cur.execute(sql, tuple(params))
+        return _PgCursor(cur)
+
+
+class PostgresDialect:
+    """PostgreSQL through a ``psycopg_pool.ConnectionPool`` of autocommit connections: each
+    transaction runs on one pooled connection. Tables live in the connection's ``search_path``.
+
+    Args:
+        pool: the pool (opened and closed by its owner).
+        timeout: seconds to wait for a pooled connection.
+    """
+
+    name = "postgres"
+    mark = "%s"
+    schema_migrations_ddl = (
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, "
+        "applied_at TEXT NOT NULL)",
+    )
+
+    def __init__(self, pool, *, timeout: float = 10.0):
+        self.pool = pool
+        self.timeout = timeout
+
+    @property
+    def where(self) -> str:
+        """What to call the database in messages."""
+        return "postgres"
+
+    def statements(self, migration: Migration) -> tuple[str, ...]:
+        """The migration's PostgreSQL DDL."""
+        return migration.postgres
+
+    @contextmanager
+    def transaction(self) -> Iterator[_PgConnection]:
+        """One transaction on one pooled connection; psycopg and pool errors become a
+        :class:`StoreError` (a refused row, or :func:`postgres_error`)."""
+        import psycopg
+
+        try:
+            with self.pool.connection(timeout=self.timeout) as conn, conn.transaction():
+                yield _PgConnection(conn)
+        except psycopg.IntegrityError as exc:
+            raise StoreError(f"Postgres refused a row ({exc}); nothing was written.") from exc
+        except psycopg.Error as exc:  # includes psycopg_pool.PoolTimeout
+            raise postgres_error(exc, "Postgres (fact ledger)") from exc
+
+    @contextmanager
+    def migration_transaction(self) -> Iterator[_PgConnection]:
+        """A transaction holding an advisory lock until it ends, so two processes never migrate at once."""
+        with self.transaction() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+            yield conn
+
+    def has_table(self, conn: Any, table: str) -> bool:
+        """Whether ``table`` exists in the schema new tables go to (``current_schema()``)."""
+        return conn.execute("SELECT 1 FROM pg_tables WHERE schemaname = current_schema() AND tablename = %s",
+                            (table,)).fetchone() is not None
+
+    def compact(self) -> None:
+        """Nothing: PostgreSQL reclaims space itself (autovacuum)."""
+
+    def close(self) -> None:
+        """Nothing: the pool is closed by whoever opened it."""

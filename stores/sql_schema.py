@@ -1,0 +1,250 @@
+"""The ledger's tables, written out per dialect, and the ordered list of migrations that make them.
+
+Tables (every row keyed by ``user_id``; every query filters on it in SQL):
+
+- ``facts``: every fact ever committed, with its status (live ones are also in the fact index).
+- ``audit_log``: one row per proposal: what was proposed, the decision, by whom, when, why.
+- ``fact_uses``: which fact was injected in which turn (use counts count once per turn).
+- ``user_threads``: which threads belong to which user.
+- ``commit_journal``: decisions being written right now; a row left behind means a process died in
+  the middle of a commit.
+- ``user_settings``: the per-user memory switch.
+- ``session_summaries``: one summary per ended thread (topic, decisions, open items, dates).
+- ``episodes``: dated notable events (decisions, milestones) for time questions.
+- ``thread_activity``: first and last turn time of each thread.
+- ``schema_migrations``: ``(version, name, applied_at)`` of every migration applied (see
+  :mod:`memory_agent.stores.sql_migrations`).
+
+Times are ISO-8601 text, compared as text. On PostgreSQL every table has a ``rowid BIGSERIAL``
+column, so ``ORDER BY ..., rowid`` keeps insertion order as SQLite's implicit ``rowid`` does.
+
+A new column or table is a new :class:`Migration` appended to :data:`MIGRATIONS` (never an edit
+of an applied one), with its SQL for each dialect.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step of the ledger's schema, applied once per database, in ``version`` order.
+
+    Attributes:
+        version: 1, 2, 3, ... (recorded in ``schema_migrations``).
+        name: a short description, recorded with it.
+        sqlite: the statements for SQLite, run in one transaction.
+        postgres: the same change for PostgreSQL.
+    """
+
+    version: int
+    name: str
+    sqlite: tuple[str, ...]
+    postgres: tuple[str, ...]
+
+
+_SQLITE_V1 = (
+    """CREATE TABLE IF NOT EXISTS facts (
+    user_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    content TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (user_id, id)
+)""",
+    """CREATE TABLE IF NOT EXISTS audit_log (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    thread_id TEXT,
+    at TEXT NOT NULL,
+    operation TEXT,
+    kind TEXT,
+    content TEXT,
+    evidence TEXT,
+    decision TEXT NOT NULL,
+    decided_by TEXT NOT NULL,
+    reason TEXT,
+    fact_id TEXT,
+    target_id TEXT,
+    proposal TEXT
+)""",
+    "CREATE INDEX IF NOT EXISTS audit_user ON audit_log (user_id, at)",
+    """CREATE TABLE IF NOT EXISTS fact_uses (
+    user_id TEXT NOT NULL,
+    fact_id TEXT NOT NULL,
+    turn_id TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (user_id, fact_id, turn_id)
+)""",
+    """CREATE TABLE IF NOT EXISTS user_threads (
+    user_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, thread_id)
+)""",
+    """CREATE TABLE IF NOT EXISTS commit_journal (
+    user_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    at TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (user_id, id)
+)""",
+    """CREATE TABLE IF NOT EXISTS user_settings (
+    user_id TEXT PRIMARY KEY,
+    memory_enabled INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+)""",
+    """CREATE TABLE IF NOT EXISTS session_summaries (
+    user_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    ended_at TEXT NOT NULL,
+    topic TEXT NOT NULL,
+    decisions TEXT NOT NULL,
+    open_items TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (user_id, thread_id)
+)""",
+    """CREATE TABLE IF NOT EXISTS episodes (
+    user_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    occurred_at TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    topic TEXT NOT NULL,
+    content TEXT NOT NULL,
+    thread_id TEXT,
+    fact_id TEXT,
+    PRIMARY KEY (user_id, id)
+)""",
+    "CREATE INDEX IF NOT EXISTS episodes_user ON episodes (user_id, occurred_at)",
+    """CREATE TABLE IF NOT EXISTS thread_activity (
+    user_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    first_at TEXT NOT NULL,
+    last_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, thread_id)
+)""",
+)
+
+_POSTGRES_V1 = (
+    """CREATE TABLE IF NOT EXISTS facts (
+    rowid BIGSERIAL,
+    user_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    content TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (user_id, id)
+)""",
+    """CREATE TABLE IF NOT EXISTS audit_log (
+    rowid BIGSERIAL,
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    thread_id TEXT,
+    at TEXT NOT NULL,
+    operation TEXT,
+    kind TEXT,
+    content TEXT,
+    evidence TEXT,
+    decision TEXT NOT NULL,
+    decided_by TEXT NOT NULL,
+    reason TEXT,
+    fact_id TEXT,
+    target_id TEXT,
+    proposal TEXT
+)""",
+    "CREATE INDEX IF NOT EXISTS audit_user ON audit_log (user_id, at)",
+    """CREATE TABLE IF NOT EXISTS fact_uses (
+    rowid BIGSERIAL,
+    user_id TEXT NOT NULL,
+    fact_id TEXT NOT NULL,
+    turn_id TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (user_id, fact_id, turn_id)
+)""",
+    """CREATE TABLE IF NOT EXISTS user_threads (
+    rowid BIGSERIAL,
+    user_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, thread_id)
+)""",
+    """CREATE TABLE IF NOT EXISTS commit_journal (
+    rowid BIGSERIAL,
+    user_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    at TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (user_id, id)
+)""",
+    """CREATE TABLE IF NOT EXISTS user_settings (
+    rowid BIGSERIAL,
+    user_id TEXT PRIMARY KEY,
+    memory_enabled BIGINT NOT NULL,
+    updated_at TEXT NOT NULL
+)""",
+    """CREATE TABLE IF NOT EXISTS session_summaries (
+    rowid BIGSERIAL,
+    user_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    ended_at TEXT NOT NULL,
+    topic TEXT NOT NULL,
+    decisions TEXT NOT NULL,
+    open_items TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (user_id, thread_id)
+)""",
+    """CREATE TABLE IF NOT EXISTS episodes (
+    rowid BIGSERIAL,
+    user_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    occurred_at TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    topic TEXT NOT NULL,
+    content TEXT NOT NULL,
+    thread_id TEXT,
+    fact_id TEXT,
+    PRIMARY KEY (user_id, id)
+)""",
+    "CREATE INDEX IF NOT EXISTS episodes_user ON episodes (user_id, occurred_at)",
+    """CREATE TABLE IF NOT EXISTS thread_activity (
+    rowid BIGSERIAL,
+    user_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    first_at TEXT NOT NULL,
+    last_at TEXT NOT NULL,
+    PRIMARY KEY (user_id, thread_id)
+)""",
+)
+
+#: Every migration, oldest first. Version 1 is the schema release 0.1.0 created (``IF NOT EXISTS``,
+#: as that release wrote it), so a database made by it is recorded as version 1 unchanged.
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "facts, audit log, threads, journal, settings, summaries, episodes", _SQLITE_V1, _POSTGRES_V1),
+)
+
+#: Every table of the ledger with its text columns: what the ledger's ``scan`` searches.
+SCANNED_COLUMNS: dict[str, tuple[str, ...]] = {
+    "facts": ("user_id", "id", "content", "data"),
+    "audit_log": ("user_id", "thread_id", "content", "evidence", "reason", "proposal", "fact_id", "target_id"),
+    "fact_uses": ("user_id", "fact_id", "turn_id"),
+    "user_threads": ("user_id", "thread_id"),
+    "user_settings": ("user_id",),
+    "session_summaries": ("user_id", "thread_id", "topic", "decisions", "open_items", "text"),
+    "episodes": ("user_id", "id", "topic", "content", "thread_id", "fact_id"),
+    "thread_activity": ("user_id", "thread_id"),
+}
+SUMMARY_COLUMNS = ("user_id", "thread_id", "started_at", "ended_at", "topic", "decisions", "open_items", "text")
+EPISODE_COLUMNS = ("user_id", "id", "occurred_at", "kind", "topic", "content", "thread_id", "fact_id")
+#: Audit columns that may hold what the user said; a tombstone sets them to NULL.
+AUDIT_TEXT_COLUMNS = ("content", "evidence", "reason", "proposal")
+AUDIT_COLUMNS = ("id", "user_id", "thread_id", "at", "operation", "kind", "content", "evidence",
+                 "decision", "decided_by", "reason", "fact_id", "target_id", "proposal")
