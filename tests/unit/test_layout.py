@@ -53,7 +53,8 @@ def test_code_imports_only_through_the_root():
     files = [*ROOT.glob("*/**/*.py")]
     bad = []
     for path in files:
-        if ".venv" in path.parts or path.is_relative_to(PACKAGE):
+        # tests/data holds scripts that ran against an earlier release's layout, to make its fixtures
+        if ".venv" in path.parts or path.is_relative_to(PACKAGE) or path.is_relative_to(ROOT / "tests" / "data"):
             continue
         bad += [f"{path.relative_to(ROOT)}:{line}" for line, name in _imports(path) if name.split(".")[0]
                 in DESIGN_FOLDERS]
