@@ -1,4 +1,4 @@
-"""User control (issue 5): list, show, edit, delete, export, history, the memory switch,
+"""User control: list, show, edit, delete, export, history, the memory switch,
 forget the last hour, and erasing a user from every store — on real SQLite, Chroma and MiniLM,
 through ``memory_agent.app.control`` (the functions a web page would call) and the CLI.
 """
