@@ -52,7 +52,7 @@ from memory_agent.memory.retrieval import RetrievalConfig, rank  # noqa: E402
 from memory_agent.models.embeddings import load_embedder  # noqa: E402
 from memory_agent.stores.chroma_store import ChromaFactIndex, _metadata, make_chroma_client  # noqa: E402
 from memory_agent.stores.long_term import LongTermMemory  # noqa: E402
-from memory_agent.stores.sql_store import SQLFactLedger  # noqa: E402
+from memory_agent.stores.sql.ledger import SQLFactLedger  # noqa: E402
 
 DIM = 384
 NOW = datetime(2025, 6, 1, tzinfo=UTC)

@@ -42,7 +42,7 @@ from memory_agent.memory.retrieval import RetrievalConfig, lexical_documents
 from memory_agent.models.embeddings import load_embedder
 from memory_agent.stores.chroma_store import ChromaFactIndex, make_chroma_client
 from memory_agent.stores.long_term import LongTermMemory
-from memory_agent.stores.sql_store import SQLFactLedger
+from memory_agent.stores.sql.ledger import SQLFactLedger
 
 __all__ = ["CATEGORIES", "KS", "RETRIEVERS", "RetrievalReport", "default_memory_factory", "episode_facts",
            "episode_user", "percentile", "recall_metrics", "run_retrieval_benchmark"]

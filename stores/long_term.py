@@ -32,7 +32,7 @@ class LongTermMemory(FactReads, ProposalPlanning, FactWrites):
 
     Args:
         index: live facts with embeddings (default :class:`memory_agent.stores.chroma_store.ChromaFactIndex`).
-        ledger: every fact and the audit log (default :class:`memory_agent.stores.sql_store.SQLFactLedger`).
+        ledger: every fact and the audit log (default :class:`memory_agent.stores.sql.ledger.SQLFactLedger`).
         embeddings: a LangChain ``Embeddings`` (default all-MiniLM-L6-v2).
         retrieval: ranking knobs; ``reconcile_config``: reconcile thresholds.
         max_facts: live facts per user (a new fact over it is refused with a message).

@@ -1,5 +1,5 @@
 """PostgreSQL for the server deployment: one connection pool per process, shared by LangGraph's
-``PostgresSaver`` (working memory) and :class:`memory_agent.stores.sql_store.SQLFactLedger` (facts, audit log).
+``PostgresSaver`` (working memory) and :class:`memory_agent.stores.sql.ledger.SQLFactLedger` (facts, audit log).
 
 Connections are opened the way ``PostgresSaver`` needs them (its documentation): ``autocommit=True``
 (``setup()`` runs ``CREATE INDEX CONCURRENTLY``, which fails inside a transaction) and
@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from memory_agent.stores.base import StoreError
-from memory_agent.stores.sql_dialects import postgres_error
+from memory_agent.stores.sql.dialects import postgres_error
 
 
 def open_pool(url: str, *, prepare_threshold: int | None = 5, max_size: int = 10, timeout: float = 10.0):

@@ -10,7 +10,7 @@ import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from memory_agent.stores.sql_dialects import postgres_error
+from memory_agent.stores.sql.dialects import postgres_error
 
 
 @contextmanager

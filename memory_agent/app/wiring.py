@@ -22,7 +22,7 @@ from memory_agent.stores.chroma_store import ChromaFactIndex, make_chroma_client
 from memory_agent.stores.data_dir import DataDir
 from memory_agent.stores.long_term import LongTermMemory
 from memory_agent.stores.postgres import make_checkpointer, open_pool
-from memory_agent.stores.sql_store import SQLFactLedger, compact_sqlite_file
+from memory_agent.stores.sql.ledger import SQLFactLedger, compact_sqlite_file
 
 
 @dataclass

@@ -16,10 +16,10 @@ from conftest import with_schema
 
 from memory_agent.stores.base import StoreError
 from memory_agent.stores.postgres import open_pool
-from memory_agent.stores.sql_dialects import PostgresDialect, SQLiteDialect
-from memory_agent.stores.sql_migrations import migrate, schema_versions
-from memory_agent.stores.sql_schema import MIGRATIONS, Migration
-from memory_agent.stores.sql_store import SQLFactLedger
+from memory_agent.stores.sql.dialects import PostgresDialect, SQLiteDialect
+from memory_agent.stores.sql.ledger import SQLFactLedger
+from memory_agent.stores.sql.migrations import migrate, schema_versions
+from memory_agent.stores.sql.schema import MIGRATIONS, Migration
 
 RELEASE = Path(__file__).resolve().parents[1] / "data" / "release-0.1.0"
 TABLES = ("facts", "audit_log", "fact_uses", "user_threads", "commit_journal", "user_settings",

@@ -11,7 +11,7 @@ from conftest import with_schema
 from ledger_contract import LedgerContract
 
 from memory_agent.stores.postgres import open_pool
-from memory_agent.stores.sql_store import SQLFactLedger
+from memory_agent.stores.sql.ledger import SQLFactLedger
 
 _schemas = itertools.count()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from ledger_contract import LedgerContract
 
-from memory_agent.stores.sql_store import SQLFactLedger
+from memory_agent.stores.sql.ledger import SQLFactLedger
 
 
 class TestSQLiteLedger(LedgerContract):

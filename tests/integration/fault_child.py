@@ -23,12 +23,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from conftest import T0, ScriptedChatModel  # noqa: E402
-from memory_agent.stores.chroma_store import ChromaFactIndex  # noqa: E402
-from memory_agent.stores.sql_store import SQLFactLedger  # noqa: E402
 
 from memory_agent.app.agent import MemoryAgent  # noqa: E402
 from memory_agent.app.settings import Settings  # noqa: E402
 from memory_agent.models.embeddings import load_embedder  # noqa: E402
+from memory_agent.stores.chroma_store import ChromaFactIndex  # noqa: E402
+from memory_agent.stores.sql.ledger import SQLFactLedger  # noqa: E402
 
 VEGETARIAN = {"kind": "preference", "content": "The user is vegetarian.", "topic": "diet"}
 

@@ -21,7 +21,7 @@ from memory_agent.app.agent import MemoryAgent, PendingApprovalError
 from memory_agent.stores.base import StoreError
 from memory_agent.stores.chroma_store import collection_name, make_chroma_client
 from memory_agent.stores.data_dir import DataDirError
-from memory_agent.stores.sql_store import SQLFactLedger
+from memory_agent.stores.sql.ledger import SQLFactLedger
 
 BACKENDS = ("embedded", "server")
 TESTS_DIR = Path(__file__).resolve().parent

@@ -18,7 +18,7 @@ from memory_agent.graph.builder import build_graph
 from memory_agent.graph.context import AgentContext
 from memory_agent.graph.turn import ThreadOwnerError
 from memory_agent.stores.base import StoreError
-from memory_agent.stores.sql_store import SQLFactLedger
+from memory_agent.stores.sql.ledger import SQLFactLedger
 
 VEG = {"vegetarian": [{"kind": "preference", "content": "The user is vegetarian.", "topic": "diet"}]}
 

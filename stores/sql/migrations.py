@@ -1,13 +1,14 @@
 """Bring a ledger database to the schema this code knows, one recorded migration at a time.
 
-Every migration of :data:`~memory_agent.stores.sql_schema.MIGRATIONS` runs once per database, in
+Every migration of :data:`~memory_agent.stores.sql.schema.MIGRATIONS` runs once per database, in
 version order, and is recorded in ``schema_migrations (version, name, applied_at)``. Everything
 happens in one transaction under the dialect's migration lock (SQLite ``BEGIN IMMEDIATE``, Postgres
 ``pg_advisory_xact_lock``), so two processes opening a new database at once never both apply one:
 the second waits, then finds the versions recorded.
 
-A database made by release 0.1.0 has the tables but no ``schema_migrations``: it is recorded as
-version 1 (its schema, unchanged) and then upgraded like any other.
+A database made by release 0.1.0 has the tables but no ``schema_migrations``: version 1, whose
+statements are all ``CREATE ... IF NOT EXISTS``, then leaves its tables as they are (and adds any an
+earlier build lacked), is recorded, and the database is upgraded like any other.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from memory_agent.stores.base import StoreError
-from memory_agent.stores.sql_dialects import PostgresDialect, SQLiteDialect
-from memory_agent.stores.sql_schema import MIGRATIONS, Migration
+from memory_agent.stores.sql.dialects import PostgresDialect, SQLiteDialect
+from memory_agent.stores.sql.schema import MIGRATIONS, Migration
 
 
 def migrate(db: SQLiteDialect | PostgresDialect, migrations: Sequence[Migration] = MIGRATIONS) -> list[int]:
@@ -39,11 +40,8 @@ def migrate(db: SQLiteDialect | PostgresDialect, migrations: Sequence[Migration]
     applied_now = []
     with db.migration_transaction() as conn:
         if not db.has_table(conn, "schema_migrations"):
-            made_by_release = db.has_table(conn, "facts")
             for statement in db.schema_migrations_ddl:
                 conn.execute(statement)
-            if made_by_release:
-                conn.execute(record, (1, migrations[0].name, _now()))
         applied = {int(r[0]) for r in conn.execute("SELECT version FROM schema_migrations").fetchall()}
         newest = max(applied, default=0)
         if newest > len(migrations):

@@ -1,7 +1,7 @@
 """Erasure on the SQL ledger's tables: tombstoned audit rows, a user erased, what was written since
 a time forgotten, and the search for anything left of a user.
 
-:class:`SQLErasure` is a part of :class:`memory_agent.stores.sql_store.SQLFactLedger` (its base
+:class:`SQLErasure` is a part of :class:`memory_agent.stores.sql.ledger.SQLFactLedger` (its base
 class): it runs on the ledger's transaction helpers and placeholder (``{p}`` in the f-strings).
 """
 
@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any
 
-from memory_agent.stores.sql_schema import AUDIT_TEXT_COLUMNS, SCANNED_COLUMNS
+from memory_agent.stores.sql.schema import AUDIT_TEXT_COLUMNS, SCANNED_COLUMNS
 
 
 class SQLErasure:

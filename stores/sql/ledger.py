@@ -1,10 +1,10 @@
 """The fact ledger in SQL: :class:`SQLFactLedger` on SQLite (embedded default) or PostgreSQL.
 
-One class, two databases: the ledger holds one dialect (:mod:`memory_agent.stores.sql_dialects`)
+One class, two databases: the ledger holds one dialect (:mod:`memory_agent.stores.sql.dialects`)
 that owns the connection and says what differs; each statement is written once with the
 dialect's placeholder (``{p}`` in the f-strings: ``?`` on SQLite, ``%s`` on Postgres). The tables
-and their migrations are in :mod:`memory_agent.stores.sql_schema`; opening a ledger applies the
-migrations its database lacks (:func:`memory_agent.stores.sql_migrations.migrate`).
+and their migrations are in :mod:`memory_agent.stores.sql.schema`; opening a ledger applies the
+migrations its database lacks (:func:`memory_agent.stores.sql.migrations.migrate`).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from memory_agent.core.facts import Fact
-from memory_agent.stores.sql_dialects import PostgresDialect, SQLiteDialect
-from memory_agent.stores.sql_erasure import SQLErasure
-from memory_agent.stores.sql_migrations import migrate
-from memory_agent.stores.sql_schema import (
+from memory_agent.stores.sql.dialects import PostgresDialect, SQLiteDialect
+from memory_agent.stores.sql.erasure import SQLErasure
+from memory_agent.stores.sql.migrations import migrate
+from memory_agent.stores.sql.schema import (
     AUDIT_COLUMNS,
     EPISODE_COLUMNS,
     MIGRATIONS,

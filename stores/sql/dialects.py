@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_agent.stores.base import StoreError
-from memory_agent.stores.sql_schema import Migration
+from memory_agent.stores.sql.schema import Migration
 
 #: The advisory lock two Postgres processes opening the ledger at once take before migrating.
 _MIGRATION_LOCK = 726354

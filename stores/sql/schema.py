@@ -13,7 +13,7 @@ Tables (every row keyed by ``user_id``; every query filters on it in SQL):
 - ``episodes``: dated notable events (decisions, milestones) for time questions.
 - ``thread_activity``: first and last turn time of each thread.
 - ``schema_migrations``: ``(version, name, applied_at)`` of every migration applied (see
-  :mod:`memory_agent.stores.sql_migrations`).
+  :mod:`memory_agent.stores.sql.migrations`).
 
 Times are ISO-8601 text, compared as text. On PostgreSQL every table has a ``rowid BIGSERIAL``
 column, so ``ORDER BY ..., rowid`` keeps insertion order as SQLite's implicit ``rowid`` does.
@@ -225,8 +225,8 @@ _POSTGRES_V1 = (
 )""",
 )
 
-#: Every migration, oldest first. Version 1 is the schema release 0.1.0 created (``IF NOT EXISTS``,
-#: as that release wrote it), so a database made by it is recorded as version 1 unchanged.
+#: Every migration, oldest first. Version 1 is the schema release 0.1.0 created; its statements stay
+#: ``IF NOT EXISTS``, so running it on a database made by that release changes nothing and records it.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "facts, audit log, threads, journal, settings, summaries, episodes", _SQLITE_V1, _POSTGRES_V1),
 )
