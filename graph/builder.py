@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
+
 from memory_agent.graph.context import AgentContext
 from memory_agent.graph.state import AgentState
 from memory_agent.nodes import make_answer, make_commit, make_human_approval, make_load_memory, make_propose_facts

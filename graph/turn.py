@@ -11,10 +11,10 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage
 from langgraph.config import get_config
-from memory_agent.graph.context import AgentContext
-from memory_agent.graph.state import AgentState
 
 from memory_agent.core.messages import message_text
+from memory_agent.graph.context import AgentContext
+from memory_agent.graph.state import AgentState
 
 __all__ = ["ThreadOwnerError", "check_owner", "latest_user_message", "message_text", "start_turn", "turn_policy"]
 

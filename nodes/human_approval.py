@@ -22,10 +22,10 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
+
 from memory_agent.graph.context import AgentContext
 from memory_agent.graph.state import AgentState
 from memory_agent.graph.turn import check_owner, turn_policy
-
 from memory_agent.memory.validation import check_edit
 
 ACTIONS = ("approve", "edit", "reject")

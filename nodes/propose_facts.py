@@ -7,13 +7,13 @@ import logging
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
+
+from memory_agent.core.facts import ProposedFacts, stable_id
 from memory_agent.graph.context import AgentContext
 from memory_agent.graph.state import AgentState
 from memory_agent.graph.turn import latest_user_message, message_text, turn_policy
 from memory_agent.prompts import load_prompt
 from memory_agent.stores.long_term import LongTermMemory
-
-from memory_agent.core.facts import ProposedFacts, stable_id
 
 log = logging.getLogger(__name__)
 

@@ -71,9 +71,9 @@ def write(ledger) -> None:
 
 def main(out: Path, database_url: str) -> None:
     import psycopg
+    from stores.sql_store import SQLFactLedger
 
     from stores.postgres import open_pool
-    from stores.sql_store import SQLFactLedger
 
     sqlite_path = out / "ledger.sqlite"
     sqlite_path.unlink(missing_ok=True)
