@@ -33,13 +33,13 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import RunnableLambda
-from memory_agent.stores.long_term import LongTermMemory
 from pydantic import Field
 
 from memory_agent.app.agent import MemoryAgent
 from memory_agent.app.settings import Settings
 from memory_agent.core.facts import Fact, ProposedFact, ProposedFacts, Source, stable_id
 from memory_agent.models.embeddings import EmbedderInfo, load_embedder
+from memory_agent.stores.long_term import LongTermMemory
 
 #: The context clock of the tests: every turn passes an explicit ``now`` built from it.
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
