@@ -243,6 +243,12 @@ def agent(make_agent, model: ScriptedChatModel) -> MemoryAgent:
     return make_agent(model=model)
 
 
+@pytest.fixture
+def memory(agent):
+    """The agent's real :class:`LongTermMemory` (Chroma + SQLite in ``tmp_path``)."""
+    return agent.memory
+
+
 def plant(memory: LongTermMemory, user_id: str, content: str, *, kind: str = "fact", topic: str = "",
           now: datetime = T0, **fields) -> Fact:
     """Write a confirmed fact straight into the ledger and the live index (bypassing the graph),
