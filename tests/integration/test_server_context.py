@@ -4,12 +4,15 @@ thread id in the context, which is what provenance records."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 import pytest
 from conftest import T0, ScriptedChatModel
 from langchain_core.messages import HumanMessage
 
+from memory_agent import server
+from memory_agent.app import agent as agent_module
 from memory_agent.graph.context import AgentContext
 from memory_agent.server import ServerContext
 
@@ -32,11 +35,6 @@ def test_bad_json_context_is_refused_with_what_to_send(context, words):
 
 
 def test_server_graph_has_no_checkpointer_of_its_own_and_uses_our_stores(tmp_path, monkeypatch, embedder):
-    import asyncio
-
-    from memory_agent import server
-    from memory_agent.app import agent as agent_module
-
     monkeypatch.setattr(agent_module, "load_embedder", lambda *a, **k: embedder)
     monkeypatch.setenv("MEMORY_AGENT_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setattr(server, "_graph", None)
