@@ -1,5 +1,25 @@
-"""Shared fixtures: one real MiniLM embedder per session, agents on real stores, and a scripted fake
-chat model (the only fake: it stands in for the LLM).
+"""Shared fixtures and helpers of the test suite: one real MiniLM embedder per session, agents on real
+stores, a scripted fake chat model (the only fake: it stands in for the LLM) and a fake
+OpenAI-compatible server (:class:`FakeOpenAI`). Tests import helpers as ``from conftest import ...``.
+
+Layout (no ``__init__.py``: pytest puts each test file's folder on ``sys.path``, so test file names
+are unique across folders):
+
+- ``unit/<package>/`` tests ``memory_agent.<package>`` (``app``, ``cli``, ``core``, ``evals``,
+  ``memory``, ``models``, ``nodes``); ``unit/test_layout.py`` checks the repository's shape.
+- ``contract/`` tests the stores (``memory_agent.stores``). ``ledger_contract.py`` and
+  ``index_contract.py`` hold :class:`LedgerContract` and :class:`IndexContract`, written only against
+  the role protocols of ``stores/base.py``; ``test_<backend>_ledger.py`` / ``test_<backend>_index.py``
+  run them on one backend (SQLite, Postgres, Chroma) next to that backend's own tests. A new store
+  backend adds ``contract/test_<backend>_ledger.py`` with a subclass of :class:`LedgerContract` that
+  provides a ``ledger`` fixture (a fresh, empty ledger per test; likewise :class:`IndexContract` and an
+  ``index`` fixture), and runs ``pytest tests/contract/test_<backend>_ledger.py``.
+- ``integration/`` runs the agent and its graph on real stores: the memory graph, approval, commit,
+  isolation, the trust boundary, bad input, faults (killed processes, servers going down), the
+  LangGraph server's context and a real small LLM.
+- ``e2e/`` runs what a user runs: the README's snippets and commands, the notebooks, ``langgraph dev``.
+- ``load/run_load.py`` is a script, not collected by pytest: the multi-process load check ``.ci/run``
+  runs. ``data/`` holds the injection corpus and the ledger files release 0.1.0 wrote.
 
 Backends: ``make_agent`` builds agents on the ``backend`` fixture. A test module that sets
 ``BACKENDS = ("embedded", "server")`` runs each of its tests on both: ``embedded`` = SQLite + Chroma
@@ -19,12 +39,15 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import re
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -243,6 +266,12 @@ def agent(make_agent, model: ScriptedChatModel) -> MemoryAgent:
     return make_agent(model=model)
 
 
+@pytest.fixture
+def memory(agent):
+    """The agent's real :class:`LongTermMemory` (Chroma + SQLite in ``tmp_path``)."""
+    return agent.memory
+
+
 def plant(memory: LongTermMemory, user_id: str, content: str, *, kind: str = "fact", topic: str = "",
           now: datetime = T0, **fields) -> Fact:
     """Write a confirmed fact straight into the ledger and the live index (bypassing the graph),
@@ -256,3 +285,39 @@ def plant(memory: LongTermMemory, user_id: str, content: str, *, kind: str = "fa
     memory.index.upsert(user_id, [fact], memory.embeddings.embed_documents([fact.index_text]))
     return fact
 
+
+class FakeOpenAI:
+    """Answers ``POST /v1/chat/completions``: plain requests with :attr:`reply`; requests with a
+    ``response_format`` (structured output) with :attr:`structured`, a function of the prompt text
+    that returns the message content (a string, JSON or not)."""
+
+    def __init__(self) -> None:
+        self.reply = "Here is my answer."
+        self.structured = lambda prompt: json.dumps({"facts": []})
+        self.requests: list[dict] = []
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                fake.requests.append(body)
+                prompt = "\n".join(str(m.get("content")) for m in body["messages"])
+                content = fake.structured(prompt) if body.get("response_format") else fake.reply
+                data = json.dumps({
+                    "id": "c1", "object": "chat.completion", "created": 0, "model": body["model"],
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content": content}}],
+                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+                }).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.server = HTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()

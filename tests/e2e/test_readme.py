@@ -162,11 +162,11 @@ def test_readme_cli_commands_run_as_written(embedder, tmp_path, monkeypatch, req
     """The README's ``memory-agent`` commands, in order, in a fresh folder (so the default data folder
     ``./.memory_agent``), in-process with the real embedder; placeholders (T, FACT_ID, FILE) are
     filled in from earlier output; OpenAI models talk to a fake OpenAI-compatible server."""
+    from conftest import FakeOpenAI
     from typer.testing import CliRunner
 
     from memory_agent.cli.app import app
     from memory_agent.models import embeddings as embeddings_module
-    from tests.unit.models.test_openai_compatible import FakeOpenAI
 
     monkeypatch.setattr(embeddings_module, "load_embedder", lambda *a, **k: embedder)
     monkeypatch.setattr(agent_module, "load_embedder", lambda *a, **k: embedder)

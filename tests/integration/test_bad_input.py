@@ -74,6 +74,15 @@ def test_default_message_cap_names_the_setting(agent):
     assert "MEMORY_AGENT_MAX_MESSAGE_CHARS" in str(err.value)
 
 
+@pytest.mark.parametrize(("kwargs", "words"), [({"now": "2025-03-01"}, "datetime"), ({"thread_id": 5}, "thread id"),
+                                               ({"approval": "sometimes"}, "approval")])
+def test_wrong_types_are_input_errors(make_agent, kwargs, words):
+    agent = make_agent()
+    with pytest.raises(InputError, match=words):
+        agent.turn("alice", "hello", **{"thread_id": "t", **kwargs})
+    assert agent.memory.ledger.threads("alice") == []
+
+
 # ---- models ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("spec", ["nope:xyz", "gibberish"])
 def test_unknown_model_raises_model_error(spec):

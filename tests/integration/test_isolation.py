@@ -2,9 +2,9 @@
 
 Awkward and hostile user ids (prefixes, e-mail case, unicode forms, SQL, paths, the longest
 accepted id), ids that are refused, payloads that name another user or another user's fact,
-the embedding cache, concurrent sessions of different users in one process on real stores, and
-the user id's precedence over every environment variable. Real SQLite, Chroma and MiniLM; only
-the chat model is the scripted fake.
+another user running or resuming a thread on the raw graph, the embedding cache, concurrent
+sessions of different users in one process on real stores, and the user id's precedence over
+every environment variable. Real SQLite, Chroma and MiniLM; only the chat model is the scripted fake.
 """
 
 from __future__ import annotations
@@ -16,15 +16,22 @@ import unicodedata
 
 import pytest
 from conftest import T0, ScriptedChatModel, day, plant
+from langchain_core.messages import HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
 from typer.testing import CliRunner
 
 from memory_agent.app import agent as agent_module
 from memory_agent.app.agent import InputError, MemoryAgent
 from memory_agent.app.settings import Settings
 from memory_agent.core.facts import Proposal, Source
-from memory_agent.graph.context import MAX_USER_ID_CHARS
+from memory_agent.graph.builder import build_graph
+from memory_agent.graph.context import MAX_USER_ID_CHARS, AgentContext
+from memory_agent.graph.turn import ThreadOwnerError
 from memory_agent.models import embeddings as embeddings_module
 from memory_agent.stores.chroma_store import collection_name
+
+VEG = {"vegetarian": [{"kind": "preference", "content": "The user is vegetarian.", "topic": "diet"}]}
 
 
 def propose(model: ScriptedChatModel, key: str, *items: dict) -> None:
@@ -102,6 +109,19 @@ def test_payloads_naming_another_user_cannot_move_or_read_a_fact(agent, model):
     with pytest.raises(InputError, match="no pending approval"):
         agent.resume("bob", "t1", "approve", now=T0)
     assert agent.transcript("bob", "t1") == []
+
+
+def test_another_user_cannot_run_or_resume_a_thread_on_the_raw_graph(make_agent):
+    model = ScriptedChatModel(script=VEG)
+    agent = make_agent(model=model)
+    graph = build_graph(agent.memory, model, InMemorySaver())
+    cfg = {"configurable": {"thread_id": "t1"}}
+    graph.invoke({"messages": [HumanMessage("I am vegetarian.", id="m1")]}, cfg, context=AgentContext("alice", T0))
+    with pytest.raises(ThreadOwnerError):
+        graph.invoke(Command(resume="approve"), cfg, context=AgentContext("mallory", T0))
+    with pytest.raises(ThreadOwnerError):
+        graph.invoke({"messages": [HumanMessage("hi", id="m2")]}, cfg, context=AgentContext("mallory", T0))
+    assert agent.memory.live("mallory") == [] and agent.memory.live("alice") == []
 
 
 def test_the_embedding_cache_is_keyed_by_user(agent, model):

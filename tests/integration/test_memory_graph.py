@@ -420,7 +420,7 @@ def test_new_message_while_an_approval_is_pending_is_refused(agent, model):
     assert other.answer == "Noted."
 
 
-# ---- regressions: bugs this suite found in the core -------------------------------------------
+# ---- reconcile in the graph: a negation, duplicates in one turn, two updates of one fact -------
 def test_negated_statement_updates_instead_of_being_dropped_as_known(agent, model):
     model.script["I am vegetarian"] = [VEGETARIAN]
     model.script["no longer vegetarian"] = [{**VEGETARIAN, "content": "The user is no longer vegetarian."}]

@@ -1,12 +1,22 @@
-"""The run context as JSON clients (``langgraph dev``, the SDK, Studio) send it."""
+"""The run context and the input as JSON clients (``langgraph dev``, the SDK, Studio) send them: a
+context dict with an ISO-8601 clock, messages whose content is a list of blocks, and the user's own
+thread id in the context, which is what provenance records."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 import pytest
+from conftest import T0, ScriptedChatModel
+from langchain_core.messages import HumanMessage
 
+from memory_agent import server
+from memory_agent.app import agent as agent_module
+from memory_agent.graph.context import AgentContext
 from memory_agent.server import ServerContext
+
+VEG = {"vegetarian": [{"kind": "preference", "content": "The user is vegetarian.", "topic": "diet"}]}
 
 
 def test_json_context_becomes_a_server_context_with_a_parsed_clock():
@@ -25,11 +35,6 @@ def test_bad_json_context_is_refused_with_what_to_send(context, words):
 
 
 def test_server_graph_has_no_checkpointer_of_its_own_and_uses_our_stores(tmp_path, monkeypatch, embedder):
-    import asyncio
-
-    from memory_agent import server
-    from memory_agent.app import agent as agent_module
-
     monkeypatch.setattr(agent_module, "load_embedder", lambda *a, **k: embedder)
     monkeypatch.setenv("MEMORY_AGENT_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setattr(server, "_graph", None)
@@ -44,3 +49,17 @@ def test_server_graph_has_no_checkpointer_of_its_own_and_uses_our_stores(tmp_pat
     finally:
         if server._agent is not None:
             server._agent.close()  # releases the data folder's lock
+
+
+def test_content_blocks_are_read_as_text_and_provenance_keeps_the_users_thread_id(make_agent):
+    model = ScriptedChatModel(script=VEG)
+    agent = make_agent(model=model)
+    graph = agent.graph
+    cfg = agent._config("alice", "kitchen")
+    content = [{"type": "text", "text": "I am vegetarian."}]
+    graph.invoke({"messages": [HumanMessage(content=content, id="m1")]}, cfg,
+                 context=AgentContext("alice", T0, approval="never", thread_id="kitchen"))
+    assert "[m1] user: I am vegetarian.\n" in model.extraction_calls[-1]
+    (fact,) = agent.memory.live("alice")
+    assert fact.source.thread_id == "kitchen" and fact.evidence == "I am vegetarian."
+    assert agent.memory.ledger.threads("alice") == ["kitchen"]

@@ -1,6 +1,7 @@
 """User control: list, show, edit, delete, export, history, the memory switch,
 forget the last hour, and erasing a user from every store — on real SQLite, Chroma and MiniLM,
-through ``memory_agent.app.control`` (the functions a web page would call) and the CLI.
+through ``memory_agent.app.control``, ``app.export`` and ``app.erasure`` (the functions a web page
+would call) and the CLI.
 """
 
 from __future__ import annotations

@@ -1,12 +1,11 @@
-"""The eval harness on tiny synthetic data: LoCoMo loading and evidence ids, recall@k, the hybrid
-retriever's lexical half, and the ``memory-agent eval`` commands writing results.json and PNGs.
+"""The eval harness on tiny synthetic data: LoCoMo loading and evidence ids, recall@k, LoCoMo episodes
+as lexical documents, and the ``memory-agent eval`` commands writing results.json and PNGs.
 Real Chroma in a temp folder and the real MiniLM embedder; the chat model is the offline one."""
 
 from __future__ import annotations
 
 import json
 import os
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -22,18 +21,10 @@ from memory_agent.evals.locomo_retrieval import (
     recall_metrics,
     run_retrieval_benchmark,
 )
-from memory_agent.memory.lexical import LexicalIndex, tokenize
-from memory_agent.memory.retrieval import hybrid_similarity, lexical_documents
+from memory_agent.memory.retrieval import lexical_documents
 from memory_agent.models import embeddings as embeddings_module
-from tests.conftest import T0, plant
 
 runner = CliRunner()
-
-
-@pytest.fixture
-def memory(agent):
-    """The agent's real :class:`LongTermMemory` (Chroma + SQLite in ``tmp_path``)."""
-    return agent.memory
 
 TURNS = [
     ("Ann", "Hi Bob, long time no see!"),
@@ -114,48 +105,13 @@ def test_benchmark_scores_three_retrievers_on_a_tiny_conversation(locomo_file, e
     assert data["categories"]["4"]["questions"] == 1
 
 
-# ---- the lexical half of hybrid retrieval -------------------------------------------------------
-def test_tokenize_stems_and_drops_stop_words():
-    assert tokenize("The user is painting; they painted it!") == ["user", "paint", "paint"]
-    assert tokenize("the and of") == []
-
-
-def test_lexical_scores_are_absolute_and_zero_without_a_match():
-    index = LexicalIndex(["a", "b", "c"], ["The user lives in Oslo.", "The user plays the cello.", "Postgres."])
-    scores = index.scores("Which city does the user live in, Oslo?")
-    assert set(scores) == {"a", "b"}  # 'user' matches b too; 'c' has no term of the query
-    assert 0 < scores["b"] < scores["a"] <= 1.0
-    assert index.scores("weather tomorrow") == {} and LexicalIndex([], []).scores("anything") == {}
-    assert hybrid_similarity(0.4, 0.0) == 0.4 and hybrid_similarity(0.4, 1.0) == pytest.approx(1.0)
-
-
+# ---- LoCoMo episodes as lexical documents ---------------------------------------------------------
 def test_episodes_are_indexed_with_the_turn_before_them(locomo_file):
     (conv,) = load_locomo(locomo_file)
     docs = lexical_documents(episode_facts(conv))
     assert docs[3].startswith("Ann: I adopted a kitten") and docs[3].endswith("Bob: What did you name it?")
     assert docs[4].startswith("6:30 pm on 9 March, 2023: Ann: Miso")  # first of its session: no context
     assert lexical_documents([]) == []
-
-
-def test_bm25_statistics_are_per_user(memory):
-    """Another user's facts never change a user's lexical scores (the index is the user's own)."""
-    for content in ("The user lives in Oslo.", "The user plays the cello."):
-        plant(memory, "alice", content)
-    before = memory.retrieve("alice", "Where does the user live? Oslo?", T0)
-    for i in range(20):
-        plant(memory, "bob", f"The user visited Oslo on trip {i}.")
-    after = memory.retrieve("alice", "Where does the user live? Oslo?", T0)
-    assert [(s.fact.id, round(s.lexical, 6)) for s in before] == [(s.fact.id, round(s.lexical, 6)) for s in after]
-    assert before[0].fact.content == "The user lives in Oslo." and before[0].lexical > 0
-    assert all(s.fact.user_id == "alice" for s in after)
-
-
-def test_a_write_refreshes_the_users_lexical_index(memory):
-    plant(memory, "alice", "The user lives in Oslo.")
-    assert memory.retrieve("alice", "kayak", T0) == []
-    plant(memory, "alice", "The user owns a red kayak.")  # through the index, as another process would
-    got = memory.retrieve("alice", "kayak", T0 + timedelta(seconds=1))
-    assert [s.fact.content for s in got] == ["The user owns a red kayak."]
 
 
 # ---- the commands ---------------------------------------------------------------------------------

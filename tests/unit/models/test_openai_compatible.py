@@ -7,51 +7,12 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
-from conftest import T0
+from conftest import T0, FakeOpenAI
 
 from memory_agent.models.chat import load_chat_model
-
-
-class FakeOpenAI:
-    """Answers ``POST /v1/chat/completions``: plain requests with :attr:`reply`; requests with a
-    ``response_format`` (structured output) with :attr:`structured`, a function of the prompt text
-    that returns the message content (a string, JSON or not)."""
-
-    def __init__(self) -> None:
-        self.reply = "Here is my answer."
-        self.structured = lambda prompt: json.dumps({"facts": []})
-        self.requests: list[dict] = []
-        fake = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                fake.requests.append(body)
-                prompt = "\n".join(str(m.get("content")) for m in body["messages"])
-                content = fake.structured(prompt) if body.get("response_format") else fake.reply
-                data = json.dumps({
-                    "id": "c1", "object": "chat.completion", "created": 0, "model": body["model"],
-                    "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": content}}],
-                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                }).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self.server = HTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
 @pytest.fixture
