@@ -131,6 +131,17 @@ def test_fork_it_points_to_files_that_exist():
         assert (ROOT / path).is_file(), f"the Fork it section points to a missing file: {path}"
 
 
+def test_layout_names_folders_and_import_paths_that_exist():
+    section = README.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1:3] for line in section.splitlines() if line.startswith("| `")]
+    assert len(rows) >= 10, rows
+    for folders, import_path in rows:
+        for folder in re.findall(r"`([\w./-]+)`", folders):
+            assert (ROOT / folder).exists(), f"the Layout section names a missing path: {folder}"
+        for module in re.findall(r"`(memory_agent[\w.]*)`", import_path):
+            assert importlib.util.find_spec(module) is not None, f"the Layout section names {module}"
+
+
 def test_diagram_command_as_written_in_the_readme(tmp_path):
     (command, _), = [(c, e) for c, e in bash_commands() if "memory_agent.graph.diagram" in c]
     (tmp_path / "README.md").write_text(README, encoding="utf-8")
