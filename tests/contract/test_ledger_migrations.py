@@ -24,8 +24,9 @@ from memory_agent.stores.sql.schema import MIGRATIONS, Migration
 RELEASE = Path(__file__).resolve().parents[1] / "data" / "release-0.1.0"
 TABLES = ("facts", "audit_log", "fact_uses", "user_threads", "commit_journal", "user_settings",
           "session_summaries", "episodes", "thread_activity")
-#: A test-only second migration: a new column with a default, as a real upgrade would add one.
-ADD_COLUMN = Migration(2, "facts.pinned (test only)",
+#: A test-only migration after the last real one: a new column with a default, as a real upgrade would add.
+#: Numbered from MIGRATIONS, so a fork that appends its own migrations keeps these tests.
+ADD_COLUMN = Migration(len(MIGRATIONS) + 1, "facts.pinned (test only)",
                        sqlite=("ALTER TABLE facts ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0",),
                        postgres=("ALTER TABLE facts ADD COLUMN pinned BIGINT NOT NULL DEFAULT 0",))
 
@@ -70,14 +71,15 @@ def test_a_release_sqlite_ledger_opens_with_every_row_and_is_recorded_as_version
     assert schema_versions(ledger.db)[0][0] == 1
     _reads_back_the_release_rows(ledger)
     ledger.close()
-    assert _sqlite_snapshot(release_sqlite) == before
+    # the release's columns keep every value (later migrations may add columns)
+    assert _sqlite_snapshot(release_sqlite, {t: cols for t, (cols, _) in before.items()}) == before
 
 
 def test_a_further_migration_upgrades_a_release_sqlite_ledger_in_place_once(release_sqlite):
     before = _sqlite_snapshot(release_sqlite)
     ledger = SQLFactLedger(release_sqlite, migrations=(*MIGRATIONS, ADD_COLUMN))
     first = schema_versions(ledger.db)
-    assert [v[0] for v in first] == [1, 2] and first[1][1] == ADD_COLUMN.name
+    assert [v[0] for v in first] == [*range(1, ADD_COLUMN.version + 1)] and first[-1][1] == ADD_COLUMN.name
     _reads_back_the_release_rows(ledger)
     assert migrate(ledger.db, (*MIGRATIONS, ADD_COLUMN)) == []
     ledger.close()
@@ -87,21 +89,27 @@ def test_a_further_migration_upgrades_a_release_sqlite_ledger_in_place_once(rele
     assert [r[0] for r in again.conn.execute("SELECT pinned FROM facts")] == [0, 0, 0, 0]
     again.close()
     # the code of the older release (version 1 only) refuses the upgraded file, saying what to do
-    with pytest.raises(StoreError, match=r"schema version 2.*Upgrade memory-agent"):
+    with pytest.raises(StoreError, match=rf"schema version {ADD_COLUMN.version}.*Upgrade memory-agent"):
         SQLFactLedger(release_sqlite)
 
 
-def test_a_new_sqlite_ledger_has_the_release_schema(release_sqlite, tmp_path):
-    SQLFactLedger(tmp_path / "new.sqlite").close()
+def _sqlite_columns(path: Path) -> dict[str, list[tuple]]:
+    conn = sqlite3.connect(str(path))
+    try:
+        return {t: conn.execute(f"PRAGMA table_info({t})").fetchall() for t in TABLES}
+    finally:
+        conn.close()
 
-    def columns(path):
-        conn = sqlite3.connect(str(path))
-        try:
-            return {t: conn.execute(f"PRAGMA table_info({t})").fetchall() for t in TABLES}
-        finally:
-            conn.close()
 
-    assert columns(tmp_path / "new.sqlite") == columns(release_sqlite)
+def test_version_1_alone_makes_the_release_schema_on_sqlite(release_sqlite, tmp_path):
+    SQLFactLedger(tmp_path / "new.sqlite", migrations=MIGRATIONS[:1]).close()
+    assert _sqlite_columns(tmp_path / "new.sqlite") == _sqlite_columns(release_sqlite)
+
+
+def test_an_upgraded_release_sqlite_ledger_has_the_schema_of_a_new_one(release_sqlite, tmp_path):
+    SQLFactLedger(release_sqlite, migrations=(*MIGRATIONS, ADD_COLUMN)).close()
+    SQLFactLedger(tmp_path / "new.sqlite", migrations=(*MIGRATIONS, ADD_COLUMN)).close()
+    assert _sqlite_columns(release_sqlite) == _sqlite_columns(tmp_path / "new.sqlite")
 
 
 def test_concurrent_openers_of_a_new_sqlite_file_migrate_once(tmp_path):
@@ -165,7 +173,7 @@ def test_a_release_postgres_ledger_opens_with_every_row_and_is_recorded_as_versi
         _reads_back_the_release_rows(ledger)
     finally:
         pool.close()
-    assert _pg_snapshot(release_postgres) == before
+    assert _pg_snapshot(release_postgres, {t: cols for t, (cols, _) in before.items()}) == before
 
 
 def test_a_further_migration_upgrades_a_release_postgres_ledger_in_place_once(release_postgres):
@@ -174,23 +182,23 @@ def test_a_further_migration_upgrades_a_release_postgres_ledger_in_place_once(re
     try:
         ledger = SQLFactLedger(pool=pool, migrations=(*MIGRATIONS, ADD_COLUMN))
         first = schema_versions(ledger.db)
-        assert [v[0] for v in first] == [1, 2]
+        assert [v[0] for v in first] == [*range(1, ADD_COLUMN.version + 1)]
         _reads_back_the_release_rows(ledger)
         again = SQLFactLedger(pool=pool, migrations=(*MIGRATIONS, ADD_COLUMN))
         assert schema_versions(again.db) == first
         ledger.save_fact(ledger.get_fact("bob", "f_bob"))  # inserts still work (sequences restored)
-        with pytest.raises(StoreError, match=r"schema version 2.*Upgrade memory-agent"):
+        with pytest.raises(StoreError, match=rf"schema version {ADD_COLUMN.version}.*Upgrade memory-agent"):
             SQLFactLedger(pool=pool)
     finally:
         pool.close()
     assert _pg_snapshot(release_postgres, {t: cols for t, (cols, _) in before.items()}) == before
 
 
-def test_a_new_postgres_ledger_has_the_release_schema(release_postgres, postgres_database):
+def test_version_1_alone_makes_the_release_schema_on_postgres(release_postgres, postgres_database):
     new = _new_schema(postgres_database, load_release=False)
     pool = open_pool(new, max_size=2)
     try:
-        SQLFactLedger(pool=pool)
+        SQLFactLedger(pool=pool, migrations=MIGRATIONS[:1])  # version 1 alone
     finally:
         pool.close()
 

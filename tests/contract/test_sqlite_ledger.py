@@ -13,6 +13,7 @@ from ledger_contract import LedgerContract
 from memory_agent.core.facts import Fact, Source
 from memory_agent.stores.base import StoreError
 from memory_agent.stores.sql.ledger import SQLFactLedger
+from memory_agent.stores.sql.schema import SCANNED_COLUMNS
 
 
 class TestSQLiteLedger(LedgerContract):
@@ -45,3 +46,35 @@ def test_a_locked_database_is_not_reported_as_damaged(tmp_path):
     other.rollback()
     other.close()
     ledger.close()
+
+
+#: Text columns that erasure does not scan for a user's words, each with the reason. A new column that
+#: may hold what a user said goes into ``SCANNED_COLUMNS`` (and, on audit_log, ``AUDIT_TEXT_COLUMNS``).
+NOT_SCANNED = {
+    "schema_migrations": {"version", "name", "applied_at"},  # the schema's own history
+    "facts": {"status", "kind", "created_at", "updated_at"},
+    "audit_log": {"id", "at", "operation", "kind", "decision", "decided_by"},
+    "fact_uses": {"at"},
+    "user_threads": {"created_at"},
+    # Known gap, kept as it is: an entry left by a process that died mid-commit holds the proposals'
+    # text until the next open finishes it; erasure neither scans nor deletes it.
+    "commit_journal": {"user_id", "id", "at", "payload"},
+    "user_settings": {"updated_at"},
+    "session_summaries": {"started_at", "ended_at"},
+    "episodes": {"occurred_at", "kind"},
+    "thread_activity": {"first_at", "last_at"},
+}
+
+
+def test_every_text_column_is_scanned_by_erasure_or_listed_with_its_reason(tmp_path):
+    SQLFactLedger(tmp_path / "l.sqlite").close()
+    conn = sqlite3.connect(str(tmp_path / "l.sqlite"))
+    try:
+        tables = [t for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        text = {t: {r[1] for r in conn.execute(f"PRAGMA table_info({t})") if r[2] == "TEXT"} for t in tables}
+    finally:
+        conn.close()
+    unaccounted = {t: cols - set(SCANNED_COLUMNS.get(t, ())) - NOT_SCANNED.get(t, set())
+                   for t, cols in text.items()}
+    assert not {t: c for t, c in unaccounted.items() if c}, (
+        "add these text columns to SCANNED_COLUMNS in stores/sql/schema.py, or to NOT_SCANNED here with why")
