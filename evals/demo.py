@@ -53,7 +53,7 @@ LOCOMO_CATEGORY = 4  # single-hop, as coded in the file (see NOTICE.md of the da
 
 def default_scenarios_path() -> Path:
     """The project's own scenario file, shipped inside the ``evals`` package (``scenarios/examples.jsonl``)."""
-    return Path(str(resources.files("evals").joinpath("scenarios", "examples.jsonl")))
+    return Path(str(resources.files("memory_agent.evals").joinpath("scenarios", "examples.jsonl")))
 
 
 def resolve_locomo_path(path: Path | None) -> Path:

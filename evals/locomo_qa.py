@@ -48,7 +48,7 @@ def token_recall(prediction: object, gold: object) -> float:
 
 def judge_prompt() -> str:
     """The LLM-judge prompt (``prompts/locomo_judge.md``), with ``{question}``, ``{gold}``, ``{answer}``."""
-    return resources.files("prompts").joinpath("locomo_judge.md").read_text(encoding="utf-8")
+    return resources.files("memory_agent.prompts").joinpath("locomo_judge.md").read_text(encoding="utf-8")
 
 
 @dataclass

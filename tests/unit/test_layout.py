@@ -69,9 +69,21 @@ def test_code_imports_only_through_the_root():
     assert not bad, f"import these as memory_agent.<folder>: {bad}"
 
 
+#: Calls that take a module or package name as a string.
+_NAME_TAKING_CALLS = {"files", "import_module", "find_spec", "importorskip", "import_string"}
+
+
 def _imports(path: Path, *, inside_functions: bool = False) -> list[tuple[int, str]]:
+    """``(line, module)`` of every absolute import, and of every module named as a string literal to
+    ``resources.files``, ``import_module``, ``find_spec`` and the like."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found = []
+    if not inside_functions:
+        for call in ast.walk(tree):
+            if (isinstance(call, ast.Call) and call.args and isinstance(call.args[0], ast.Constant)
+                    and isinstance(call.args[0].value, str)
+                    and getattr(call.func, "attr", getattr(call.func, "id", None)) in _NAME_TAKING_CALLS):
+                found.append((call.lineno, call.args[0].value))
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or not inside_functions:
             scope = ast.walk(node) if inside_functions else [node]

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from memory_agent.app import agent as agent_module
 from memory_agent.cli.app import app
 from memory_agent.evals.locomo import load_locomo
+from memory_agent.evals.locomo_qa import judge_prompt
 from memory_agent.evals.locomo_retrieval import (
     default_memory_factory,
     episode_facts,
@@ -203,3 +204,8 @@ def test_smoke_eval_fails_when_memory_on_does_not_beat_off(locomo_file, tmp_path
     scenarios.write_text(json.dumps(scenario) + "\n", encoding="utf-8")
     assert main(["--scenarios", str(scenarios), "--locomo", str(locomo_file), "--conversation", "conv-t",
                  "--out", str(tmp_path / "smoke")]) == 1
+
+
+def test_the_judge_prompt_is_read_from_the_installed_package():
+    text = judge_prompt()
+    assert all(field in text for field in ("{question}", "{gold}", "{answer}"))
