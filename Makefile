@@ -36,7 +36,8 @@ lint: install
 test: install
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q
+	# -P: the repository root is not on sys.path, so tests import only the installed root, memory_agent
+	$(BIN)/python -P -m pytest -q
 
 bench: install
 	$(BIN)/python benchmarks/load_memory_latency.py
