@@ -33,10 +33,10 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 
+# python -P: the repository root is not on sys.path, so tests import only the installed root, memory_agent
 test: install
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
-	# -P: the repository root is not on sys.path, so tests import only the installed root, memory_agent
 	$(BIN)/python -P -m pytest -q
 
 bench: install
