@@ -84,14 +84,16 @@ def _imports(path: Path, *, inside_functions: bool = False) -> list[tuple[int, s
                     and isinstance(call.args[0].value, str)
                     and getattr(call.func, "attr", getattr(call.func, "id", None)) in _NAME_TAKING_CALLS):
                 found.append((call.lineno, call.args[0].value))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or not inside_functions:
-            scope = ast.walk(node) if inside_functions else [node]
-            for inner in scope:
-                if isinstance(inner, ast.Import):
-                    found += [(inner.lineno, a.name) for a in inner.names]
-                elif isinstance(inner, ast.ImportFrom) and inner.module and inner.level == 0:
-                    found.append((inner.lineno, inner.module))
+    if inside_functions:  # each node once, also in nested functions
+        nodes = {inner for f in ast.walk(tree) if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+                 for inner in ast.walk(f)}
+    else:
+        nodes = set(ast.walk(tree))
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.lineno, node.module))
     return found
 
 
