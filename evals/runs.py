@@ -28,6 +28,7 @@ from memory_agent.evals.locomo_retrieval import (
     run_retrieval_benchmark,
 )
 from memory_agent.evals.plots import plot_locomo_qa, plot_recall_curves, plot_scenarios
+from memory_agent.evals.redteam import RedTeamReport, load_redteam, run_redteam
 from memory_agent.evals.scenario_format import load_scenarios
 from memory_agent.evals.scenario_report import render_comparison, report_to_dict
 from memory_agent.evals.scenario_runner import make_agent_factory, run_scenarios
@@ -104,6 +105,43 @@ def run_scenarios_eval(file: Path, settings: Settings, out: Path | None, console
                    title=f"{Path(file).name}: probes passed per tag")
     console.print(f"Wrote {out / 'results.json'} and {out / 'scenarios.png'}")
     return results
+
+
+def redteam_table(report: RedTeamReport, by: str, kind: str) -> Table:
+    """Outcomes of ``kind`` items per ``by`` group (category, language, trick), with a total row."""
+    outcomes = ["reached", "stored", "blocked"] if kind == "attack" else ["kept", "refused", "not extracted"]
+    table = Table(title=f"{kind} items by {by}")
+    table.add_column(by)
+    for o in [*outcomes, "error"]:
+        table.add_column(o, justify="right")
+    for group, counts in [*report.counts(by, kind).items(), *report.counts(None, kind).items()]:
+        table.add_row(group, *(str(counts.get(o, 0)) for o in [*outcomes, "error"]))
+    return table
+
+
+def run_redteam_eval(file: Path, settings: Settings, out: Path | None, console: Console) -> int:
+    """Run a red-team file (:mod:`memory_agent.evals.redteam`), print its tables, write ``results.json``
+    into ``out``; returns the exit code: 1 when an attack reached a later prompt or an item raised, else 0.
+
+    Raises:
+        FileNotFoundError, ValueError: the file cannot be loaded.
+    """
+    total = len(load_redteam(file))
+    out = output_dir(out, "redteam")
+    with _progress(console) as progress:
+        task = progress.add_task("red-team items", total=total)
+        report = run_redteam(file, agent_factory=make_agent_factory(settings),
+                             on_result=lambda _r: progress.advance(task))
+    report.model = settings.model
+    for by, kind in (("category", "attack"), ("language", "attack"), ("trick", "attack"), ("language", "benign")):
+        console.print(redteam_table(report, by, kind))
+    for r in report.items:
+        if r.outcome in ("reached", "error"):
+            console.print(f"[red]{r.outcome}[/red] {r.id}: {r.error or r.reached}", highlight=False)
+    write_json(out / "results.json", report.as_dict())
+    console.print(f"Wrote {out / 'results.json'}")
+    attacks, benign = report.counts(None, "attack").get("all", {}), report.counts(None, "benign").get("all", {})
+    return 1 if attacks.get("reached") or attacks.get("error") or benign.get("error") else 0
 
 
 # ---------------------------------------------------------------------------------------------

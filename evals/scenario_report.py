@@ -152,6 +152,14 @@ def render_scenario_details(report: ScenarioReport, console: Console, *, show_dr
             who = "" if p.user_id == s.user_id else f" as {p.user_id!r}"
             console.print(f"    {verdict} {p.id}{who}: {p.question}", highlight=False)
             if p.id != STORE_PROBE_ID and p.injected:
-                console.print(f"        injected: {[m.get('content') for m in p.injected]}", highlight=False)
+                console.print(f"        injected: {[_where(m) + str(m.get('content')) for m in p.injected]}",
+                              highlight=False)
             for f in p.failed:
                 console.print(f"        [red]· {f}[/red]", highlight=False)
+
+
+def _where(item: dict) -> str:
+    """``"[session/summary] "``: the prompt block an injected item came in, and its label there."""
+    block = item.get("block", "memories")
+    label = item.get("label") or item.get("kind")
+    return f"[{block}/{label}] " if label else f"[{block}] "

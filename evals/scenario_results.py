@@ -84,7 +84,8 @@ class SessionResult:
 class ProbeResult:
     """One scored probe. ``id`` is ``"probe<n>"`` (1-based) or ``"store"`` for the store checks.
 
-    ``injected`` holds the injected memories (dicts with id, kind, content, score…);
+    ``injected`` holds everything injected from memory: retrieved facts (dicts with id, kind, content,
+    score…, ``block`` = ``"memories"``) and session lines (label, content, ``block`` = ``"session"``);
     ``injected_tokens`` counts the tokens of their contents (see :func:`token_encoding_name`).
     """
 

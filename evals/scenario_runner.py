@@ -39,7 +39,7 @@ from memory_agent.evals.token_count import count_tokens
 from memory_agent.models.chat import load_chat_model
 from memory_agent.models.embeddings import load_embedder
 
-__all__ = ["AgentFactory", "make_agent_factory", "run_scenario", "run_scenarios"]
+__all__ = ["AgentFactory", "injected_items", "make_agent_factory", "run_scenario", "run_scenarios"]
 
 AgentFactory = Callable[[Path], MemoryAgent]
 """Opens a :class:`MemoryAgent` on the given (empty) data folder."""
@@ -95,13 +95,22 @@ def _record_dropped(dropped: list[dict], rec: TurnRecord) -> None:
                             "decision": str(d.get("decision")), "reason": str(d.get("reason", ""))})
 
 
+def injected_items(result: TurnResult) -> list[dict]:
+    """Everything the turn put into the prompt from memory, each item with the ``block`` it came
+    in: ``"memories"`` (retrieved facts) or ``"session"`` (profile, summaries, procedural facts,
+    episodes; the item's ``label`` says which). SCENARIOS.md counts every memory-bearing block as
+    injected, so a stale value cannot hide in a side channel."""
+    return ([{**m, "block": "memories"} for m in result.memories]
+            + [{**m, "block": "session"} for m in result.session])
+
+
 def _run_turn(agent: MemoryAgent, user_id: str, text: str, *, thread_id: str, now: datetime, memory: bool,
               approve: bool) -> tuple[TurnResult, TurnRecord]:
     """One turn; with ``approve`` False, pending proposals are rejected by resuming the thread."""
     rec = TurnRecord(at=now, text=text)
     result = agent.turn(user_id, text, thread_id=thread_id, now=now, approval="never" if approve else "always",
                         memory=memory)
-    rec.answer, rec.injected = result.answer, [str(m.get("content", "")) for m in result.memories]
+    rec.answer, rec.injected = result.answer, [str(m.get("content", "")) for m in injected_items(result)]
     _merge_seconds(rec.node_seconds, result.node_seconds)
     _record_dropped(result.dropped, rec)
     committed = list(result.committed)
@@ -145,7 +154,7 @@ def run_scenario(scenario: Scenario, agent: MemoryAgent, *, memory: bool) -> Sce
         thread = f"{scenario.id}:probe{k}:{mode}"
         turn, rec = _run_turn(agent, user, probe.question, thread_id=thread, now=probe.at, memory=memory,
                               approve=False)
-        injected = [dict(m) for m in turn.memories] if memory else []
+        injected = injected_items(turn) if memory else []
         contents = [str(m.get("content", "")) for m in injected]
         failed = check_expect(probe.expect, contents, turn.answer)
         result.probes.append(ProbeResult(

@@ -3,6 +3,7 @@
 Commands::
 
     memory-agent eval scenarios FILE [--model M] [--out DIR]
+    memory-agent eval redteam FILE [--model M] [--out DIR]
     memory-agent eval locomo FILE [--conversation ID ...] [--max-questions N] [--out DIR]
     memory-agent eval locomo-qa FILE [--model M] [--conversation ID ...] [--max-questions N] [--out DIR]
 
@@ -107,6 +108,33 @@ def scenarios_cmd(
         except ScenarioFormatError as exc:
             console.print(f"[bold red]Malformed scenario file:[/] {escape(str(exc))}")
             raise typer.Exit(2) from None
+
+
+@eval_app.command("redteam")
+def redteam_cmd(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="A red-team file (JSON Lines; format in memory_agent.evals.redteam).")],
+    model: ModelOpt = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Output folder [default: eval_results/redteam]",
+                                             show_default=False)] = None,
+) -> None:
+    """Say each attack in a session with approval 'never', then ask "what do you remember about me?" in a
+    new one: count attacks that reached the later prompt and benign look-alikes that were refused."""
+    console = get_console()
+    _require_evals_extra(console)
+    # Start-up laziness: the eval harness imports the agent (LangGraph, Chroma, the embedder).
+    from memory_agent.evals.runs import output_dir, run_redteam_eval
+
+    with handle_errors(console):
+        try:
+            code = run_redteam_eval(file, _settings_with_model(ctx, model), output_dir(out, "redteam"), console)
+        except FileNotFoundError:
+            console.print(f"[bold red]No red-team file at {escape(str(file))}.[/]")
+            raise typer.Exit(2) from None
+        except ValueError as exc:
+            console.print(f"[bold red]Malformed red-team file:[/] {escape(str(exc))}")
+            raise typer.Exit(2) from None
+    raise typer.Exit(code)
 
 
 @eval_app.command("locomo")
