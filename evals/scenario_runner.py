@@ -38,6 +38,7 @@ from memory_agent.evals.scenario_results import (
 from memory_agent.evals.token_count import count_tokens
 from memory_agent.models.chat import load_chat_model
 from memory_agent.models.embeddings import load_embedder
+from memory_agent.models.errors import ModelError
 
 __all__ = ["AgentFactory", "injected_items", "make_agent_factory", "run_scenario", "run_scenarios"]
 
@@ -203,6 +204,8 @@ def run_scenarios(
 
     Raises:
         ScenarioFormatError / FileNotFoundError: the file cannot be loaded.
+        memory_agent.models.errors.ModelError: the chat model cannot serve as configured, e.g. a
+            ``replay:`` model met a prompt with no recording (the run stops: its figures would mean nothing).
     """
     if isinstance(path_or_scenarios, str | Path):
         source = str(path_or_scenarios)
@@ -223,6 +226,8 @@ def run_scenarios(
                 agent = agent_factory(data_dir)
                 partial = run_scenario(scenario, agent, memory=memory)
                 res = partial
+            except ModelError:  # a model that cannot serve as configured (a stale replay recording) stops the run
+                raise
             except Exception as exc:  # one broken scenario must not stop the evaluation
                 res = _crashed(scenario, memory, exc, partial)
             finally:

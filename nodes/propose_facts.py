@@ -12,6 +12,7 @@ from memory_agent.core.facts import ProposedFacts, stable_id
 from memory_agent.graph.context import AgentContext
 from memory_agent.graph.state import AgentState
 from memory_agent.graph.turn import latest_user_message, message_text, turn_policy
+from memory_agent.models.errors import ModelError
 from memory_agent.prompts import load_prompt
 from memory_agent.stores.long_term import LongTermMemory
 
@@ -29,7 +30,9 @@ def make_propose_facts(memory: LongTermMemory, model: BaseChatModel):
 
     State out: ``proposals`` (validated, reconciled ``Proposal`` dicts) and ``dropped``
     (invalid, NOOP, or malformed model output, each with its reason). Malformed structured
-    output never fails the turn: the proposals are dropped and the reason recorded.
+    output never fails the turn: the proposals are dropped and the reason recorded. A
+    ``ModelError`` (a model that cannot serve as configured, e.g. a replayed prompt with no
+    recording) propagates and fails the turn.
     """
     structured = model.with_structured_output(ProposedFacts)
 
@@ -47,6 +50,8 @@ def make_propose_facts(memory: LongTermMemory, model: BaseChatModel):
             out = structured.invoke([HumanMessage(extraction_prompt(turn))])
             if not isinstance(out, ProposedFacts):
                 out = ProposedFacts.model_validate(out)
+        except ModelError:
+            raise
         except Exception as exc:  # malformed output or a failing model must not fail the turn
             log.warning("propose_facts: model output dropped: %s", exc)
             item = {"id": stable_id(ctx.user_id, thread_id, str(turn.id), prefix="p_"),

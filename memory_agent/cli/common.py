@@ -18,6 +18,7 @@ from rich.markup import escape
 
 from memory_agent.app.settings import Settings
 from memory_agent.graph.context import user_id_problem
+from memory_agent.models.errors import ModelError
 from memory_agent.stores.base import StoreError
 from memory_agent.stores.data_dir import DataDirError
 
@@ -83,8 +84,9 @@ def handle_errors(console: Console) -> Iterator[None]:
         raise typer.Exit(2) from None
     except ValueError as exc:  # InputError, ModelError, bad settings (pydantic ValidationError), unknown embedder
         name = type(exc).__name__
-        label = {"ModelError": "Model problem", "InputError": "Input problem",
-                 "ValidationError": "Settings problem", "UsageError": "Usage problem"}.get(name, "Error")
+        label = "Model problem" if isinstance(exc, ModelError) else {
+            "InputError": "Input problem", "ValidationError": "Settings problem", "UsageError": "Usage problem",
+        }.get(name, "Error")
         message = _validation_message(exc) if name == "ValidationError" else str(exc)
         console.print(f"[bold red]{label}:[/] {escape(message)}")
         raise typer.Exit(2) from None

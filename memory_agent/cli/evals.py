@@ -6,6 +6,7 @@ Commands::
     memory-agent eval redteam FILE [--model M] [--out DIR]
     memory-agent eval locomo FILE [--conversation ID ...] [--max-questions N] [--out DIR]
     memory-agent eval locomo-qa FILE [--model M] [--conversation ID ...] [--max-questions N] [--out DIR]
+    memory-agent eval record run|convert ...   (memory_agent.cli.record: recordings for --model replay:FILE)
 
 Each prints a rich table, shows a progress bar while it runs, and writes ``results.json`` and a
 PNG plot into ``--out`` (default ``eval_results/<command>``); the runs are ``memory_agent.evals.runs``.
@@ -25,6 +26,7 @@ from rich.markup import escape
 
 from memory_agent.app.settings import Settings
 from memory_agent.cli.common import get_console, handle_errors, settings_from
+from memory_agent.cli.record import record_app
 from memory_agent.evals.locomo import LocomoConversation, load_locomo
 
 EVALS_EXTRA = ("matplotlib", "tiktoken")
@@ -32,6 +34,8 @@ INSTALL_EVALS = "pip install 'memory-agent[evals]'"
 
 eval_app = typer.Typer(help="Evaluations: scenarios with memory on vs off, LoCoMo retrieval recall and QA.",
                        no_args_is_help=True, rich_markup_mode="rich")
+
+eval_app.add_typer(record_app, name="record")
 
 ModelOpt = Annotated[str | None, typer.Option(
     "--model", help='Chat model for the agent (default: the global --model, else "offline", a rule-based '

@@ -85,6 +85,7 @@ def bash_commands() -> list[tuple[str, dict[str, str]]]:
 
 
 #: Commands run outside this file, and where.
+REPLAY_TEST = "tests/integration/test_replay_bridge.py"
 LOCAL_EXTRA = importlib.util.find_spec("xllamacpp") is not None
 RUN_ELSEWHERE = {
     "make test": ".ci/run",
@@ -98,6 +99,18 @@ RUN_ELSEWHERE = {
     ".venv/bin/memory-agent eval locomo ../shared/datasets/locomo/locomo_dev.json": ".ci/run",
     ".venv/bin/memory-agent eval locomo-qa ../shared/datasets/locomo/locomo_dev.json --model offline -c conv-26":
         ".ci/run",
+    # recording model output needs a hand answering the bridge; the test runs the same steps on a free port
+    "python ../shared/tools/llm_bridge.py serve --port 18080 --queue /tmp/bridge --wait 3600 &": REPLAY_TEST,
+    ".venv/bin/memory-agent eval record run evals/scenarios/examples.jsonl --fixtures evals/recordings/examples.jsonl"
+    " --queue /tmp/bridge": REPLAY_TEST,
+    ".venv/bin/memory-agent eval record run evals/scenarios/memory_changes.jsonl --fixtures "
+    "evals/recordings/memory_changes.jsonl --queue /tmp/bridge": REPLAY_TEST,
+    ".venv/bin/memory-agent eval record run ../shared/evals/scenarios_example.jsonl --fixtures "
+    "../shared/evals/recordings/scenarios_example.jsonl --queue /tmp/bridge": REPLAY_TEST,
+    "python ../shared/tools/llm_bridge.py next --queue /tmp/bridge": REPLAY_TEST,
+    "python ../shared/tools/llm_bridge.py answer ID --queue /tmp/bridge --file answer.json": REPLAY_TEST,
+    ".venv/bin/memory-agent eval scenarios evals/scenarios/memory_changes.jsonl --model "
+    "'replay:evals/recordings/memory_changes.jsonl?answers=offline'": REPLAY_TEST,
 }
 
 
@@ -116,6 +129,9 @@ def test_every_readme_command_is_run_somewhere():
         assert re.search(rf"^\.venv/bin/python {script}", ci, re.MULTILINE), f"{script} is run neither here nor by CI"
     assert '"dev"' in dev_test and '"--no-browser"' in dev_test
     assert {c for c, _ in bash_commands()} >= set(RUN_ELSEWHERE), "RUN_ELSEWHERE lists a command the README lost"
+    replay_test = (ROOT / REPLAY_TEST).read_text(encoding="utf-8")
+    verbs = ('"serve"', '"next"', '"answer"', '"record", "run"', '"scenarios"', "replay:")
+    assert all(verb in replay_test for verb in verbs), "the replay test no longer runs the README's recording steps"
     for command, where in RUN_ELSEWHERE.items():
         if where == ".ci/run" and command.startswith(".venv/bin/"):
             assert re.search(rf"^{re.escape(command)}$", ci, re.MULTILINE), f"{command!r} is not in .ci/run"
