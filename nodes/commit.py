@@ -12,7 +12,6 @@ from memory_agent.graph.turn import check_owner, turn_policy
 from memory_agent.memory.sessions import episode_row
 from memory_agent.stores.long_term import LongTermMemory
 from memory_agent.stores.maintenance import renew
-from memory_agent.stores.session_memory import scrub_summaries
 
 
 def make_commit(memory: LongTermMemory):
@@ -50,11 +49,6 @@ def make_commit(memory: LongTermMemory):
                 renew(memory, ctx.user_id, item["target_id"], now, thread_id)
         memory.touch(ctx.user_id, [m["id"] for m in state.get("memories") or []], now,
                      turn_id=f"{thread_id}/{policy.get('message_id')}")
-        for r in results:  # a retracted fact leaves the session summaries too (no copy outlives it)
-            if r["operation"] == "RETRACT" and r["action"] != "reject" and r["fact_id"]:
-                gone = memory.ledger.get_fact(ctx.user_id, r["fact_id"])
-                if gone is not None:
-                    scrub_summaries(memory.ledger, ctx.user_id, [gone.evidence, gone.content])
         for r in results:  # an approved decision, event or commitment is also a dated episode
             fact = memory.ledger.get_fact(ctx.user_id, r["fact_id"]) if r["operation"] in ("ADD", "UPDATE") and \
                 r["action"] != "reject" and r["fact_id"] else None

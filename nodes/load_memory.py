@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import logging
-
 from langgraph.runtime import Runtime
 
 from memory_agent.core.facts import Fact
@@ -11,13 +9,11 @@ from memory_agent.graph.context import AgentContext
 from memory_agent.graph.state import AgentState
 from memory_agent.graph.turn import check_owner, latest_user_message, message_text, start_turn
 from memory_agent.memory.caps import fit_to_budget
-from memory_agent.memory.injection import instruction_reason
+from memory_agent.memory.gate import admit
 from memory_agent.memory.lifecycle import is_confirmation, review_due
 from memory_agent.memory.sessions import has_history, is_recall_request
 from memory_agent.stores.long_term import LongTermMemory
-from memory_agent.stores.session_memory import episodes_for, procedural_lines, session_context
-
-log = logging.getLogger(__name__)
+from memory_agent.stores.session_memory import episodes_for, session_context
 
 TURN_RESET = {"memories": [], "memories_left_out": 0, "session": [], "recall": False, "reviews_asked": [],
               "proposals": [], "dropped": [], "decisions": [], "committed": []}
@@ -32,8 +28,10 @@ def make_load_memory(memory: LongTermMemory):
     similarity, recency, score, and ``review_due`` near a review date), cut to the memory token
     budget, best first (``memories_left_out``: how many did not fit); for "what do you remember
     about me?" every live memory (``recall``); ``session``: lines of session-level memory
-    (``memory_agent.memory.sessions``: profile and last summaries on a thread's first turn, procedural
-    facts, episodes a time question asks for); ``reviews_asked``: memories shown with a review
+    (``memory_agent.memory.sessions``: the profile on a thread's first turn, the procedural facts on
+    the others, earlier sessions relevant to the message, episodes a time question asks for);
+    every memory and line has passed the gate (``memory_agent.memory.gate.admit``: normalised and
+    screened, as the ``answer`` node renders it); ``reviews_asked``: memories shown with a review
     note; ``reviews_confirmed``: those of the previous turn when this message confirms them
     ("yes, still true"); ``turn``, ``owner``, and the other per-turn fields reset.
     """
@@ -55,31 +53,19 @@ def make_load_memory(memory: LongTermMemory):
         else:
             scored = memory.retrieve(ctx.user_id, query, now, top_k=memory.retrieval.candidates)
             found = [_with_review_note(s.as_dict(), s.fact, now) for s in scored]
-        # Defence in depth: a stored fact that reads as an instruction (written before the screen
-        # knew its phrasing, or straight into the store) is never injected. It is filtered before
-        # the top-k cut, so it cannot push the user's real facts out either.
-        safe = []
-        for item in found:
-            refused = instruction_reason(item["content"])
-            if refused:
-                log.warning("load_memory: fact %s not injected: %s", item["id"], refused)
-            else:
-                safe.append(item)
-        if not recall:
-            safe = safe[: memory.retrieval.top_k]
+        # The gate (memory.gate): a stored fact that reads as an instruction (written before the
+        # screen knew its phrasing, or straight into the store) is never injected. It is filtered
+        # before the top-k cut, so it cannot push the user's real facts out either.
+        admitted = admit(found)
+        safe = admitted if recall else admitted[: memory.retrieval.top_k]
         kept, left_out = fit_to_budget(safe, memory.max_memory_tokens)
         update = {**update, "memories": kept, "memories_left_out": len(left_out), "recall": recall,
                   "reviews_asked": [m["id"] for m in kept if m.get("review_due")]}
-        return {**update, "session": _session_lines(state, ctx.user_id, query, now, [m["id"] for m in kept])}
-
-    def _session_lines(state: AgentState, user_id: str, query: str, now, injected: list[str]) -> list[dict]:
-        """Session-level memory for this turn: on a thread's first turn the profile and last
-        summaries (token budget); on every turn the procedural facts and the episodes asked for."""
-        if has_history(state.get("messages", [])):
-            lines = procedural_lines(memory, user_id, now, injected)
-        else:
-            lines = session_context(memory, user_id, memory.max_session_tokens, now, injected)
-        return lines + episodes_for(memory, user_id, query, now)
+        first_turn = not has_history(state.get("messages", []))
+        lines = session_context(memory, ctx.user_id, query, now, first_turn=first_turn,
+                                skip_ids=[m["id"] for m in kept], retrieved_ids=[m["id"] for m in admitted])
+        session = admit(lines + episodes_for(memory, ctx.user_id, query, now), what="session line")
+        return {**update, "session": session}
 
     return load_memory
 

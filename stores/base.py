@@ -128,7 +128,8 @@ class SessionRecords(Protocol):
     """Session summaries (one per ended thread) and dated episodes."""
 
     def save_summary(self, row: dict[str, Any]) -> None:
-        """Insert or replace the summary of one thread of the user."""
+        """Insert or replace the summary of one thread of the user: ``{"user_id", "thread_id",
+        "started_at", "ended_at", "fact_ids": [str]}`` (no text: see ``memory_agent.memory.sessions``)."""
 
     def summaries(self, user_id: str) -> list[dict[str, Any]]:
         """The user's session summaries, newest first."""

@@ -1,47 +1,68 @@
-"""Session and episodic memory read from (and scrubbed in) the stores.
+"""Session and episodic memory read from the stores.
 
 The rules are :mod:`memory_agent.memory.sessions`; these functions fetch what they need from a
-:class:`memory_agent.stores.long_term.LongTermMemory` (or its ledger) and hand it to them.
+:class:`memory_agent.stores.long_term.LongTermMemory` (or its ledger) and hand it to them. Every
+line they return still goes through :mod:`memory_agent.memory.gate` before it reaches a prompt.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
+from memory_agent.core.facts import Fact
 from memory_agent.core.kinds import profile_kinds
 from memory_agent.memory.sessions import (
+    asks_about_earlier_sessions,
     asks_for_episodes,
     episode_lines,
-    fact_lines,
-    scrub_summary,
-    session_lines,
+    profile_lines,
+    relevant_summaries,
     shares_content_word,
+    summary_lines,
+    summary_text,
     time_range,
+    within_budget,
 )
 from memory_agent.stores.base import FactLedger
 from memory_agent.stores.long_term import LongTermMemory
 
 
-def session_context(memory: LongTermMemory, user_id: str, budget: int, now: datetime,
-                    skip_ids: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """What a new session of ``user_id`` starts with: the live profile facts and the session
-    summaries of the ledger, as :func:`memory_agent.memory.sessions.session_lines` (token ``budget``)."""
-    profile = memory.ledger.live_facts_of_kinds(user_id, profile_kinds())
-    return session_lines(profile, memory.ledger.summaries(user_id), budget, now, skip_ids)
+def live_facts_by_id(ledger: FactLedger, user_id: str) -> dict[str, Fact]:
+    """The user's confirmed facts in the ledger, by id (one query)."""
+    return {f.id: f for f in ledger.facts(user_id, status="confirmed")}
 
 
-def procedural_lines(memory: LongTermMemory, user_id: str, now: datetime,
-                     skip_ids: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """The user's live procedural facts (how to present answers), for every turn."""
-    return fact_lines(memory.ledger.live_facts_of_kinds(user_id, ["procedural"]), now, skip_ids)
+def session_context(memory: LongTermMemory, user_id: str, query: str, now: datetime, *, first_turn: bool,
+                    skip_ids: Collection[str] = (), retrieved_ids: Collection[str] = ()) -> list[dict[str, Any]]:
+    """Session-level lines for one turn of ``user_id`` with the message ``query``, within the token
+    budget ``memory.max_session_tokens``: on a thread's ``first_turn`` the live profile facts
+    (:func:`memory_agent.memory.sessions.profile_lines`), otherwise the procedural facts; then the
+    summaries of earlier sessions that are relevant to the message
+    (:func:`memory_agent.memory.sessions.relevant_summaries`: on the first turn, or on any turn that
+    asks about earlier sessions), rendered from the live facts they hold. ``skip_ids``: facts
+    already injected (not repeated); ``retrieved_ids``: facts retrieval found relevant to ``query``.
+    Returns lines ``{"label", "content", "fact_id"?}``."""
+    kinds = profile_kinds() if first_turn else ("procedural",)
+    lines = profile_lines(memory.ledger.live_facts_of_kinds(user_id, kinds), now, skip_ids)
+    if first_turn or asks_about_earlier_sessions(query):
+        summaries = memory.ledger.summaries(user_id)
+        if summaries:
+            facts = live_facts_by_id(memory.ledger, user_id)
+            shown = set(skip_ids) | {line["fact_id"] for line in lines}
+            for row in relevant_summaries(query, summaries, facts, now, retrieved_ids):
+                new = summary_lines(row, facts, now, shown)
+                shown |= {line["fact_id"] for line in new}
+                lines += new
+    return within_budget(lines, memory.max_session_tokens)
 
 
 def episodes_for(memory: LongTermMemory, user_id: str, query: str, now: datetime) -> list[dict[str, Any]]:
     """Episodes a question asks for: those in its :func:`memory_agent.memory.sessions.time_range`,
     else, for a question about decisions or events, those sharing a content word with it; oldest
-    first, as lines ``{"label": "episode YYYY-MM-DD", "content", "fact_id"}``."""
+    first, as lines ``{"label": "episode YYYY-MM-DD", "content", "fact_id"}``, only for episodes
+    whose fact is still live and valid at ``now``."""
     span = time_range(query, now)
     if span is not None:
         rows = memory.ledger.episodes(user_id, span[0], span[1])
@@ -49,17 +70,10 @@ def episodes_for(memory: LongTermMemory, user_id: str, query: str, now: datetime
         rows = [e for e in memory.ledger.episodes(user_id, None, now) if shares_content_word(query, e)]
     else:
         return []
-    return episode_lines(rows)
+    return episode_lines(rows, live_facts_by_id(memory.ledger, user_id), now) if rows else []
 
 
-def scrub_summaries(ledger: FactLedger, user_id: str, texts: Sequence[str]) -> int:
-    """Remove from the user's session summaries every part that contains one of ``texts``
-    (:func:`memory_agent.memory.sessions.scrub_summary`) — called when a fact is retracted or
-    deleted. Returns how many summaries changed."""
-    changed = 0
-    for row in ledger.summaries(user_id):
-        new = scrub_summary(row, texts)
-        if new["text"] != row["text"]:
-            ledger.save_summary(new)
-            changed += 1
-    return changed
+def rendered_summary(ledger: FactLedger, row: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """``row`` with ``text``: :func:`memory_agent.memory.sessions.summary_text` from the user's live
+    facts at ``now`` (for people: ``/end`` in chat). Nothing is written."""
+    return {**row, "text": summary_text(row, live_facts_by_id(ledger, row["user_id"]), now)}

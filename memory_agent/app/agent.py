@@ -23,11 +23,12 @@ from memory_agent.app.settings import Settings
 from memory_agent.app.wiring import open_stores
 from memory_agent.graph.builder import build_graph
 from memory_agent.graph.context import AgentContext, user_id_problem
-from memory_agent.memory.sessions import summarize_thread
+from memory_agent.memory.sessions import summary_row
 from memory_agent.models.chat import load_chat_model
 from memory_agent.models.embeddings import EmbedderInfo, load_embedder
 from memory_agent.nodes.human_approval import parse_decisions
 from memory_agent.stores.long_term import LongTermMemory
+from memory_agent.stores.session_memory import rendered_summary
 
 
 class InputError(ValueError):
@@ -272,26 +273,25 @@ class MemoryAgent:
         return result
 
     def end_session(self, user_id: str, thread_id: str, *, now: datetime | None = None) -> dict | None:
-        """End a thread (``/end`` in chat): write its session summary (topic, decisions, open items,
-        thread id, first and last turn; see ``memory_agent.memory.sessions``) and audit it at ``now``.
-        ``None`` when the thread has no turn yet or the user's memory is off. Ending twice replaces the summary."""
+        """End a thread (``/end`` in chat): write its session summary — the thread id, its first and
+        last turn, and the ids of the facts committed from it, no text (see
+        ``memory_agent.memory.sessions``) — and audit it at ``now``. Returns the row with ``text``,
+        the summary rendered from the live facts at ``now``; ``None`` when the thread has no turn
+        yet or the user's memory is off. Ending twice replaces the summary."""
         ctx = self._context(user_id, thread_id, now, None, True)
         if not self.memory.ledger.memory_enabled(user_id):
             return None
         activity = self.memory.ledger.thread_activity(user_id).get(thread_id)
-        messages = self.transcript(user_id, thread_id)
-        if activity is None or not messages:
+        if activity is None or not self.transcript(user_id, thread_id):
             return None
-        facts = [f for f in self.memory.ledger.facts(user_id) if f.source.thread_id == thread_id]
-        row = summarize_thread(user_id, thread_id, messages, facts, self.pending(user_id, thread_id),
-                               activity[0], activity[1])
+        row = summary_row(user_id, thread_id, self.memory.ledger.facts(user_id), activity[0], activity[1])
         self.memory.ledger.save_summary(row)
         self.memory.ledger.audit({
             "id": f"a_summary_{uuid.uuid4().hex}", "user_id": user_id, "thread_id": thread_id, "at": ctx.clock(),
             "operation": "SUMMARY", "decision": "written", "decided_by": "session end",
-            "reason": f"{len(row['decisions'])} decision(s), {len(row['open_items'])} open item(s)",
+            "reason": f"{len(row['fact_ids'])} approved fact(s) of the session",
         })
-        return row
+        return rendered_summary(self.memory.ledger, row, ctx.clock())
 
     def summarize_ended_sessions(self, user_id: str, now: datetime, keep_open: str | None = None) -> list[dict]:
         """Write a summary for every thread of the user with turns after its last summary (the

@@ -21,7 +21,6 @@ from typing import Any
 from memory_agent.app.agent import MemoryAgent
 from memory_agent.core.facts import Fact, Proposal, Source, stable_id
 from memory_agent.memory.validation import check_edit
-from memory_agent.stores.session_memory import scrub_summaries
 
 
 class ControlError(ValueError):
@@ -100,7 +99,8 @@ def delete_memory(agent: MemoryAgent, user_id: str, fact_id: str, now: datetime)
     the ledger (with their usage rows and episodes), and the audit rows about them lose their
     text (a tombstone). One audit row records the deletion, without content.
 
-    Session summaries lose every part that quotes it. The transcript of the conversation the fact
+    Session summaries and episodes that held it no longer show it (they keep fact ids and are
+    rendered from the live facts when read). The transcript of the conversation the fact
     came from is working memory and stays; delete it with :func:`memory_agent.app.erasure.forget_since` or
     :func:`memory_agent.app.erasure.forget_user`.
 
@@ -112,7 +112,6 @@ def delete_memory(agent: MemoryAgent, user_id: str, fact_id: str, now: datetime)
     _fact(agent, user_id, fact_id)
     chain = agent.memory.history(user_id, fact_id)
     ids = [f.id for f in chain]
-    scrub_summaries(agent.memory.ledger, user_id, [t for f in chain for t in (f.evidence, f.content)])
     agent.memory.index.delete(user_id, ids)
     agent.memory.ledger.delete_facts(user_id, ids)
     blanked = agent.memory.ledger.tombstone_audit(user_id, fact_ids=ids)

@@ -12,7 +12,8 @@ def export_user(agent: MemoryAgent, user_id: str) -> dict[str, Any]:
     """Every record kept about the user, across every store, as one JSON-friendly dict:
 
     ``settings`` (memory switch), ``facts`` (ledger, every status), ``live_index`` (the records in
-    the vector store), ``audit``, ``session_summaries``, ``episodes``, ``thread_activity`` (first
+    the vector store), ``audit``, ``session_summaries`` (thread, dates and the ids of the facts
+    committed in it), ``episodes``, ``thread_activity`` (first
     and last turn of each thread), ``threads`` (each with its transcript from the checkpointer:
     ``{"role", "content", "id"}``).
     """

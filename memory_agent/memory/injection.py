@@ -4,8 +4,8 @@ A memory comes back in every later prompt, so :func:`instruction_reason` refuses
 approves it, overrides of the agent's instructions, markup imitating the prompt, secrets, claimed
 money entitlements, claimed roles or permissions, and standing rules for the agent, while keeping
 the user's own presentation preferences ("from now on answer me in German"). Used on proposals
-(:mod:`memory_agent.memory.validation`), on edits, at commit, on session summaries and on every
-memory before it is injected.
+(:mod:`memory_agent.memory.validation`), on edits, at commit, and in the gate every block of
+memory passes before it reaches the prompt (:mod:`memory_agent.memory.gate`).
 """
 
 from __future__ import annotations

@@ -3,24 +3,33 @@
 The functions here take plain data (facts, summary rows, episode rows); those that read them from
 the stores are in :mod:`memory_agent.stores.session_memory`.
 
-**Session summaries.** When a thread ends (``/end`` in chat, :meth:`MemoryAgent.end_session`, or
-implicitly when the user's next thread starts) :func:`summarize_thread` writes one summary:
-topic, decisions, open items, the thread id and its dates. It is extractive and rule-based (no
-model call, so it is deterministic and offline): the topic is the first user message, decisions
-are the decision facts committed in the thread plus user sentences that say "we decided / I
-chose…", open items are the user's sentences with "need to / still / todo / next step…" and
-proposals left waiting for approval. A model-written summary can replace :func:`summarize_thread`.
+**Session summaries hold no text.** When a thread ends (``/end`` in chat,
+:meth:`MemoryAgent.end_session`, or implicitly when the user's next thread starts)
+:func:`summary_row` records the thread id, its dates and the **ids** of the facts committed from
+it — only what passed validation and approval (a person's, or the approval mode's) in that thread.
+Nothing the user typed is copied: no topic line, no sentence, no proposal left waiting or rejected.
+A summary is rendered from the ledger when it is read (:func:`summary_lines`,
+:func:`summary_text`): a fact that is no longer live (superseded, retracted, expired, deleted) or
+past its ``valid_until`` at the context clock is not shown, so changing or forgetting a fact
+changes every summary that holds it, with no write to the summaries. Decision facts read as
+"decided", commitments as "open item" (an open item is always an approved fact), the others by
+kind.
 
-**Start of a session.** On the first turn of a thread, :func:`session_lines` gives the user's
-profile (live preferences, constraints and procedural facts), then the newest summaries with
-their open items, until a token budget is spent (``Settings.max_session_tokens``, estimated as
-in :mod:`memory_agent.memory.caps`) — a budget, not a fixed count.
+**Start of a session.** On the first turn of a thread, :func:`profile_lines` gives the user's
+profile (live preferences, constraints and procedural facts). Earlier sessions are added only
+when relevant (:func:`relevant_summaries`): the opening message asks about earlier sessions
+("what did we talk about last time?"; then on any turn, all summaries), or one of the facts the
+summary shows was retrieved as relevant to the message (the hybrid embedding and BM25 score and
+floors of :mod:`memory_agent.memory.retrieval`, the same test a memory passes to be injected).
+Newest first, each line while the token budget lasts (``Settings.max_session_tokens``, estimated
+as in :mod:`memory_agent.memory.caps`) — a budget, not a fixed count.
 
 **Episodes.** An approved fact of kind decision, event or commitment is also written as a dated
 episode. :func:`time_range` reads "yesterday", "last week", "last month", "in March", "3 days
 ago", "on 2025-03-02"… at the context clock; a question with such a range gets the episodes of
 that range, oldest first. A question about decisions ("what did we decide about the database?")
-gets the episodes that share a content word with it.
+gets the episodes that share a content word with it. Like a summary, an episode is shown only
+while its fact is live and valid, with the fact's content (:func:`episode_lines`).
 
 **Plain-words requests.** "what do you remember about me?" (:func:`is_recall_request`) injects
 every live memory (within the token budget) instead of the top-k, and ``commit`` records the
@@ -32,89 +41,87 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage
 
 from memory_agent.core.facts import Fact
 from memory_agent.core.kinds import profile_kinds
-from memory_agent.core.messages import message_text
 from memory_agent.memory.caps import estimate_tokens
-from memory_agent.memory.injection import instruction_reason
-from memory_agent.memory.text import normalise
-from memory_agent.memory.validation import summary_part_reason
 
-MAX_TOPIC_CHARS = 80
-
-_DECIDED = re.compile(r"\b(we|i)\s+(have\s+)?(decided|chose|agreed|settled on|picked|will go with|went with)\b", re.I)
-_OPEN = re.compile(r"\b(need to|have to|still|todo|to-do|to do|next step|follow up|open question|remind me|"
-                   r"later|not yet|haven't|tomorrow|next week)\b", re.I)
-WITHHELD_TOPIC = "(withheld: the first message is not kept in summaries)"
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+#: How a summary labels a fact of each kind (other kinds: the kind's name).
+SUMMARY_ROLES = {"decision": "decided", "commitment": "open item"}
+_EARLIER_SESSIONS = re.compile(
+    r"\b(last|previous|earlier|past)\s+(time|session|conversation|chat|talk)s?\b|"
+    r"\bwhere\s+(were|did)\s+we\s+(leave|stop)\b|"
+    r"\b(talk|chat|discuss|spoke|speak|cover)\w*\s+(about\s+)?(before|earlier|previously|last time)\b|"
+    r"\bwhat\s+(did|have)\s+we\s+(talk|chat|discuss|cover)\w*\b|\bremind me what we\b",
+    re.I,
+)
 
 
 # ---- session summaries ------------------------------------------------------------------------------
-def summarize_thread(user_id: str, thread_id: str, messages: Sequence[BaseMessage], facts: Sequence[Fact],
-                     pending: Sequence[dict], started_at: datetime, ended_at: datetime) -> dict[str, Any]:
-    """The summary row of one thread (see the module docstring for the rules).
-
-    Args:
-        messages: the thread's transcript; ``facts``: facts committed from this thread;
-        pending: proposals still waiting for approval in it; times: the thread's first and last turn.
-
-    Returns:
-        ``{"user_id", "thread_id", "started_at", "ended_at", "topic", "decisions": [str],
-        "open_items": [str], "text"}``.
-    """
-    said = [message_text(m).strip() for m in messages if isinstance(m, HumanMessage)]
-    topic = " ".join(said[0].split())[:MAX_TOPIC_CHARS] if said else ""
-    sentences = [s.strip() for text in said for s in _SENTENCE.split(text) if s.strip()]
-    kept = [f for f in facts if f.kind == "decision" and f.status != "retracted"]
-    decisions = [f.content for f in kept]
-    stated = [normalise(f.evidence) for f in kept]
-    decisions += [s for s in sentences if _DECIDED.search(s) and not any(e and e in normalise(s) for e in stated)]
-    open_items = [s for s in sentences if _OPEN.search(s) and not s.endswith("?")]
-    open_items += [f"waiting for approval: {p.get('content')}" for p in pending]
-    # the same screen as facts: no instruction to the agent and nothing sensitive said in passing
-    if topic and summary_part_reason(topic):
-        topic = WITHHELD_TOPIC
-    decisions = [d for d in decisions if not summary_part_reason(d)]
-    open_items = [o for o in open_items if not summary_part_reason(o)]
-    row = {"user_id": user_id, "thread_id": thread_id, "started_at": started_at, "ended_at": ended_at,
-           "topic": topic, "decisions": decisions, "open_items": open_items}
-    return {**row, "text": render_summary(row)}
+def summary_row(user_id: str, thread_id: str, facts: Sequence[Fact], started_at: datetime,
+                ended_at: datetime) -> dict[str, Any]:
+    """The summary row of one thread: ``{"user_id", "thread_id", "started_at", "ended_at",
+    "fact_ids"}``, where ``fact_ids`` are the ids of those ``facts`` (the user's committed facts)
+    whose source is this thread, in the given order. No text is stored (see the module docstring)."""
+    return {"user_id": user_id, "thread_id": thread_id, "started_at": started_at, "ended_at": ended_at,
+            "fact_ids": [f.id for f in facts if f.source.thread_id == thread_id]}
 
 
-def render_summary(row: dict[str, Any]) -> str:
-    """``Topic: …. Decided: a; b. Open: c.`` from a summary's parts."""
-    def part(text: str) -> str:
-        return text.strip().rstrip(".!?;:")
-
-    text = f"Topic: {part(row['topic'])}."
-    if row["decisions"]:
-        text += " Decided: " + "; ".join(part(d) for d in row["decisions"]) + "."
-    if row["open_items"]:
-        text += " Open: " + "; ".join(part(o) for o in row["open_items"]) + "."
-    return text
+def shown_facts(row: Mapping[str, Any], facts: Mapping[str, Fact], now: datetime,
+                skip_ids: Collection[str] = ()) -> list[Fact]:
+    """The facts of summary ``row`` that may be shown, oldest first: in ``facts`` (the user's live
+    facts by id: a deleted, superseded or retracted fact is not), confirmed, valid at ``now`` and
+    not in ``skip_ids`` (already injected)."""
+    out = [facts[i] for i in dict.fromkeys(row.get("fact_ids") or ()) if i in facts and i not in skip_ids]
+    out = [f for f in out if f.status == "confirmed" and f.is_valid_at(now)]
+    return sorted(out, key=lambda f: (f.created_at, f.id))
 
 
-def scrub_summary(row: dict[str, Any], texts: Sequence[str]) -> dict[str, Any]:
-    """The summary ``row`` without every part (topic, decision, open item) that contains one of
-    ``texts`` (case and spacing ignored), with its ``text`` rendered again; a withdrawn topic reads
-    ``(withdrawn)``. Used when a fact is retracted or deleted, so a summary is not a copy that
-    outlives it."""
-    needles = [normalise(t) for t in texts if t and t.strip()]
+def summary_lines(row: Mapping[str, Any], facts: Mapping[str, Fact], now: datetime,
+                  skip_ids: Collection[str] = ()) -> list[dict[str, Any]]:
+    """Session-block lines of one summary, one per :func:`shown_facts` fact:
+    ``{"label": "previous session YYYY-MM-DD: decided", "content", "fact_id"}`` (the role from
+    :data:`SUMMARY_ROLES`, else the fact's kind; the date is the thread's last turn)."""
+    when = str(row["ended_at"])[:10]
+    return [{"label": f"previous session {when}: {SUMMARY_ROLES.get(f.kind, f.kind)}", "content": f.content,
+             "fact_id": f.id} for f in shown_facts(row, facts, now, skip_ids)]
 
-    def hit(part: str) -> bool:
-        folded = normalise(part)
-        return any(n in folded for n in needles)
 
-    new = {**row, "topic": "(withdrawn)" if hit(row["topic"]) else row["topic"],
-           "decisions": [d for d in row["decisions"] if not hit(d)],
-           "open_items": [o for o in row["open_items"] if not hit(o)]}
-    return {**new, "text": render_summary(new)}
+def summary_text(row: Mapping[str, Any], facts: Mapping[str, Fact], now: datetime) -> str:
+    """A summary in one line for people (``/end`` in chat): ``Decided: a; b. Open item: c.
+    Preference: d.``, from :func:`shown_facts`; says so when nothing approved in it is live."""
+    groups: dict[str, list[str]] = {}
+    for f in shown_facts(row, facts, now):
+        groups.setdefault(SUMMARY_ROLES.get(f.kind, f.kind), []).append(f.content.strip().rstrip(".!?;:"))
+    if not groups:
+        return "Nothing approved in this session is in memory."
+    return " ".join(f"{role[:1].upper()}{role[1:]}: {'; '.join(items)}." for role, items in groups.items())
+
+
+def asks_about_earlier_sessions(text: str) -> bool:
+    """True for "what did we talk about last time?", "remind me what we discussed before", "where
+    did we leave off?" and close variants."""
+    return bool(_EARLIER_SESSIONS.search(text or ""))
+
+
+def relevant_summaries(query: str, summaries: Sequence[Mapping[str, Any]], facts: Mapping[str, Fact],
+                       now: datetime, retrieved_ids: Collection[str] = ()) -> list[Mapping[str, Any]]:
+    """The ``summaries`` (in their order) to load for the message ``query``: all of them when it
+    asks about earlier sessions (:func:`asks_about_earlier_sessions`), otherwise those of which a
+    shown fact (:func:`shown_facts`) is in ``retrieved_ids``, the user's memories that retrieval
+    found relevant to the message. A summary with nothing to show is never loaded."""
+    asked = asks_about_earlier_sessions(query)
+    out = []
+    for row in summaries:
+        shown = shown_facts(row, facts, now)
+        if shown and (asked or any(f.id in retrieved_ids for f in shown)):
+            out.append(row)
+    return out
 
 
 def has_history(messages: Sequence[BaseMessage]) -> bool:
@@ -122,7 +129,7 @@ def has_history(messages: Sequence[BaseMessage]) -> bool:
     return any(isinstance(m, AIMessage) for m in messages)
 
 
-def fact_lines(facts: Sequence[Fact], now: datetime, skip_ids: Sequence[str] = ()) -> list[dict[str, Any]]:
+def fact_lines(facts: Sequence[Fact], now: datetime, skip_ids: Collection[str] = ()) -> list[dict[str, Any]]:
     """Lines ``{"label": kind, "content", "fact_id"}`` of ``facts`` in their order, leaving out
     ``skip_ids`` (already injected) and facts past ``valid_until`` at ``now``."""
     skip = set(skip_ids)
@@ -130,29 +137,20 @@ def fact_lines(facts: Sequence[Fact], now: datetime, skip_ids: Sequence[str] = (
             for f in facts if f.id not in skip and f.is_valid_at(now)]
 
 
-def session_lines(profile: Sequence[Fact], summaries: Sequence[dict[str, Any]], budget: int, now: datetime,
-                  skip_ids: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """What a new session starts with: the ``profile`` facts by kind (the order of
-    :func:`memory_agent.core.kinds.profile_kinds`: procedural, constraints, preferences; each kind in
-    the given order; see :func:`fact_lines` for what is left out), then the ``summaries`` (newest
-    first, as the ledger lists them), each line while the estimated tokens fit ``budget``.
-    Returns lines ``{"label", "content", "fact_id"?}``; the last line says how many were left out,
-    if any."""
+def profile_lines(profile: Sequence[Fact], now: datetime, skip_ids: Collection[str] = ()) -> list[dict[str, Any]]:
+    """The ``profile`` facts as lines (:func:`fact_lines`), by kind in the order of
+    :func:`memory_agent.core.kinds.profile_kinds` (procedural, constraints, preferences), each kind
+    in the given order."""
     live = fact_lines(profile, now, skip_ids)
-    lines: list[dict[str, Any]] = []
-    for kind in profile_kinds():
-        lines += [line for line in live if line["label"] == kind]
-    for s in summaries:
-        parts = [s["topic"], *s["decisions"], *s["open_items"]]
-        if any(instruction_reason(p) for p in parts):  # defence in depth: written before the screen knew it
-            continue
-        when = str(s["ended_at"])[:10]
-        lines.append({"label": f"previous session {when}", "content": s["text"]})
-    return _budget(lines, budget)
+    return [line for kind in profile_kinds() for line in live if line["label"] == kind]
 
 
-def _budget(lines: list[dict[str, Any]], budget: int) -> list[dict[str, Any]]:
-    kept, used = [], 0
+def within_budget(lines: Sequence[dict[str, Any]], budget: int) -> list[dict[str, Any]]:
+    """``lines`` in order while their estimated tokens (content, label and 4 for the line's
+    markup) fit ``budget``; then one last line ``{"label": "note", ...}`` saying how many were
+    left out, if any."""
+    kept: list[dict[str, Any]] = []
+    used = 0
     for line in lines:
         cost = estimate_tokens(line["content"]) + estimate_tokens(line["label"]) + 4
         if used + cost > budget:
@@ -242,10 +240,18 @@ def shares_content_word(query: str, episode: dict[str, Any]) -> bool:
     return bool(_content_words(query) & _content_words(f"{episode['topic']} {episode['content']}"))
 
 
-def episode_lines(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Episode rows as lines ``{"label": "episode YYYY-MM-DD", "content", "fact_id"}``, in their order."""
-    return [{"label": f"episode {str(e['occurred_at'])[:10]}", "content": e["content"], "fact_id": e["fact_id"]}
-            for e in rows]
+def episode_lines(rows: Sequence[Mapping[str, Any]], facts: Mapping[str, Fact],
+                  now: datetime) -> list[dict[str, Any]]:
+    """Episode rows as lines ``{"label": "episode YYYY-MM-DD", "content", "fact_id"}``, in their
+    order, for the episodes whose fact is in ``facts`` (the user's live facts by id), confirmed and
+    valid at ``now``; the content is the fact's own."""
+    out = []
+    for e in rows:
+        fact = facts.get(e.get("fact_id") or "")
+        if fact is not None and fact.status == "confirmed" and fact.is_valid_at(now):
+            out.append({"label": f"episode {str(e['occurred_at'])[:10]}", "content": fact.content,
+                        "fact_id": fact.id})
+    return out
 
 
 def _content_words(text: str) -> set[str]:

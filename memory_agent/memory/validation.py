@@ -173,17 +173,3 @@ def check_edit(content: object) -> str | None:
     if len(text) > MAX_CONTENT_CHARS:
         return f"the edited content is longer than {MAX_CONTENT_CHARS} characters"
     return instruction_reason(text)
-
-
-def summary_part_reason(text: str) -> str | None:
-    """Why a part of a session summary (topic, decision, open item: the user's own sentences,
-    copied by rule) may not be kept, or ``None`` when it may. Summaries come back at the start of
-    later sessions, so they pass the same screen as facts: nothing that reads as an instruction to
-    the agent (:func:`instruction_reason`) and no sensitive data said in passing (there is no
-    explicit "remember" for a summary)."""
-    reason = instruction_reason(text)
-    if reason:
-        return reason
-    if _SENSITIVE.search(text):
-        return "sensitive data said in passing"
-    return None

@@ -242,8 +242,8 @@ class SQLFactLedger(SQLErasure):
 
     # ---- sessions and episodes ------------------------------------------------------------------
     def save_summary(self, row: dict[str, Any]) -> None:
-        """Insert or replace the summary of one thread (keys: :data:`SUMMARY_COLUMNS`; ``decisions``
-        and ``open_items`` are lists of strings, times are datetimes)."""
+        """Insert or replace the summary of one thread (keys: :data:`SUMMARY_COLUMNS`; ``fact_ids`` is
+        a list of fact ids, times are datetimes)."""
         updates = ", ".join(f"{c} = excluded.{c}" for c in SUMMARY_COLUMNS[2:])
         self._exec(
             f"INSERT INTO session_summaries ({', '.join(SUMMARY_COLUMNS)}) VALUES "
@@ -346,7 +346,7 @@ def _encode(row: dict[str, Any], columns: Sequence[str]) -> list[Any]:
 
 def _decode(row: dict[str, Any]) -> dict[str, Any]:
     """The reverse of :func:`_encode` for the JSON list columns."""
-    for key in ("decisions", "open_items"):
+    for key in ("fact_ids",):
         if isinstance(row.get(key), str):
             row[key] = json.loads(row[key])
     return row

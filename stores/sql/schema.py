@@ -9,7 +9,8 @@ Tables (every row keyed by ``user_id``; every query filters on it in SQL):
 - ``commit_journal``: decisions being written right now; a row left behind means a process died in
   the middle of a commit.
 - ``user_settings``: the per-user memory switch.
-- ``session_summaries``: one summary per ended thread (topic, decisions, open items, dates).
+- ``session_summaries``: one summary per ended thread: its dates and the ids of the facts committed
+  from it (``fact_ids``, a JSON list), no text (rendered from the live facts when read).
 - ``episodes``: dated notable events (decisions, milestones) for time questions.
 - ``thread_activity``: first and last turn time of each thread.
 - ``schema_migrations``: ``(version, name, applied_at)`` of every migration applied (see
@@ -225,10 +226,31 @@ _POSTGRES_V1 = (
 )""",
 )
 
+_SUMMARY_TEXT_COLUMNS = ("topic", "decisions", "open_items", "text")
+#: Version 2: a session summary keeps the ids of the facts committed in its thread, not text. Each
+#: existing row gets the ids of its user's facts whose source is that thread (read from the fact's
+#: JSON), then the columns that held the user's sentences are dropped with what they held.
+_SQLITE_V2 = (
+    "ALTER TABLE session_summaries ADD COLUMN fact_ids TEXT NOT NULL DEFAULT '[]'",
+    """UPDATE session_summaries SET fact_ids = (
+    SELECT json_group_array(f.id) FROM facts f
+    WHERE f.user_id = session_summaries.user_id
+      AND json_extract(f.data, '$.source.thread_id') = session_summaries.thread_id)""",
+    *(f"ALTER TABLE session_summaries DROP COLUMN {c}" for c in _SUMMARY_TEXT_COLUMNS),
+)
+_POSTGRES_V2 = (
+    "ALTER TABLE session_summaries ADD COLUMN fact_ids TEXT NOT NULL DEFAULT '[]'",
+    """UPDATE session_summaries s SET fact_ids = COALESCE((
+    SELECT json_agg(f.id ORDER BY f.created_at, f.id)::text FROM facts f
+    WHERE f.user_id = s.user_id AND (f.data::json -> 'source' ->> 'thread_id') = s.thread_id), '[]')""",
+    *(f"ALTER TABLE session_summaries DROP COLUMN {c}" for c in _SUMMARY_TEXT_COLUMNS),
+)
+
 #: Every migration, oldest first. Version 1 is the schema release 0.1.0 created; its statements stay
 #: ``IF NOT EXISTS``, so running it on a database made by that release changes nothing and records it.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "facts, audit log, threads, journal, settings, summaries, episodes", _SQLITE_V1, _POSTGRES_V1),
+    Migration(2, "session summaries keep fact ids, not text", _SQLITE_V2, _POSTGRES_V2),
 )
 
 #: Every table of the ledger with its text columns: what the ledger's ``scan`` searches.
@@ -238,11 +260,11 @@ SCANNED_COLUMNS: dict[str, tuple[str, ...]] = {
     "fact_uses": ("user_id", "fact_id", "turn_id"),
     "user_threads": ("user_id", "thread_id"),
     "user_settings": ("user_id",),
-    "session_summaries": ("user_id", "thread_id", "topic", "decisions", "open_items", "text"),
+    "session_summaries": ("user_id", "thread_id", "fact_ids"),
     "episodes": ("user_id", "id", "topic", "content", "thread_id", "fact_id"),
     "thread_activity": ("user_id", "thread_id"),
 }
-SUMMARY_COLUMNS = ("user_id", "thread_id", "started_at", "ended_at", "topic", "decisions", "open_items", "text")
+SUMMARY_COLUMNS = ("user_id", "thread_id", "started_at", "ended_at", "fact_ids")
 EPISODE_COLUMNS = ("user_id", "id", "occurred_at", "kind", "topic", "content", "thread_id", "fact_id")
 #: Audit columns that may hold what the user said; a tombstone sets them to NULL.
 AUDIT_TEXT_COLUMNS = ("content", "evidence", "reason", "proposal")

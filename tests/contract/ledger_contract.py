@@ -47,9 +47,9 @@ def audit_row(rid: str, user_id: str, days: float = 0, **fields) -> dict:
             "reason": "ok", "fact_id": None, "target_id": None, "proposal": {"n": 1}, **fields}
 
 
-def summary(user_id: str, thread_id: str, ended: float, topic: str = "topic") -> dict:
+def summary(user_id: str, thread_id: str, ended: float, fact_ids: tuple[str, ...] = ("f1", "f2")) -> dict:
     return {"user_id": user_id, "thread_id": thread_id, "started_at": at(ended - 0.1), "ended_at": at(ended),
-            "topic": topic, "decisions": ["d1"], "open_items": ["o1", "o2"], "text": f"summary of {thread_id}"}
+            "fact_ids": list(fact_ids)}
 
 
 def episode(user_id: str, eid: str, days: float, fact_id: str | None = None) -> dict:
@@ -193,12 +193,12 @@ class LedgerContract:
     def test_summaries_replace_per_thread_newest_first(self, ledger):
         ledger.save_summary(summary("alice", "t1", 1))
         ledger.save_summary(summary("alice", "t2", 2))
-        ledger.save_summary(summary("alice", "t1", 3, topic="moved on"))
+        ledger.save_summary(summary("alice", "t1", 3, fact_ids=("f3",)))
         ledger.save_summary(summary("bob", "t1", 1))
         rows = ledger.summaries("alice")
-        assert [(r["thread_id"], r["topic"]) for r in rows] == [("t1", "moved on"), ("t2", "topic")]
-        assert rows[0]["decisions"] == ["d1"] and rows[0]["open_items"] == ["o1", "o2"]
-        assert rows[0]["ended_at"] == at(3).isoformat() and rows[0]["user_id"] == "alice"
+        assert [(r["thread_id"], r["fact_ids"]) for r in rows] == [("t1", ["f3"]), ("t2", ["f1", "f2"])]
+        assert rows[0] == {"user_id": "alice", "thread_id": "t1", "started_at": at(3 - 0.1).isoformat(),
+                           "ended_at": at(3).isoformat(), "fact_ids": ["f3"]}
         assert len(ledger.summaries("bob")) == 1
         assert ledger.summaries("nobody") == []
 

@@ -23,10 +23,10 @@ from conftest import T0, ScriptedChatModel, day, plant
 from langchain_core.messages import AIMessage, HumanMessage
 
 from memory_agent.core.facts import Proposal, Source
+from memory_agent.memory.gate import memory_block
 from memory_agent.memory.injection import instruction_reason
 from memory_agent.memory.retrieval import RetrievalConfig
 from memory_agent.memory.validation import check_edit
-from memory_agent.nodes.answer import format_memory_block
 
 CORPUS_PATH = Path(__file__).resolve().parents[1] / "data" / "injection_corpus.jsonl"
 CORPUS = [json.loads(line) for line in CORPUS_PATH.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -146,11 +146,10 @@ def test_no_corpus_attempt_reaches_the_store_or_a_later_prompt(agent, model):
     assert agent.memory.live("mallory") == []
     audit = [r for r in agent.memory.ledger.audit_rows("mallory") if r["operation"] != "SUMMARY"]
     assert len(audit) == 2 * len(CORPUS) and {r["decision"] for r in audit} == {"dropped"}
-    # each earlier thread was summarised when the next one started; no summary keeps an attempt
+    # each earlier thread was summarised when the next one started; a summary holds only the ids of
+    # approved facts, and none was approved
     summaries = agent.memory.ledger.summaries("mallory")
-    assert len(summaries) == len(CORPUS) - 1
-    parts = [p for s in summaries for p in (s["topic"], *s["decisions"], *s["open_items"])]
-    assert parts and not any(instruction_reason(p) for p in parts), parts
+    assert len(summaries) == len(CORPUS) - 1 and all(s["fact_ids"] == [] for s in summaries)
 
     # later sessions: nothing of the corpus is in any prompt the model receives
     model.script = {}
@@ -258,7 +257,7 @@ FENCE_BREAKERS = [
 def test_a_stored_fact_imitating_the_fence_cannot_close_it_in_the_prompt_sent(agent, model, monkeypatch):
     # The screen would keep these facts out of the prompt (previous test); switch that layer off to
     # test the fence on its own, and let every planted fact through retrieval.
-    monkeypatch.setattr("memory_agent.nodes.load_memory.instruction_reason", lambda text: None)
+    monkeypatch.setattr("memory_agent.memory.gate.instruction_reason", lambda text: None)
     agent.memory.retrieval = RetrievalConfig(top_k=len(FENCE_BREAKERS), min_score=0.0, min_similarity=0.0,
                                              min_similarity_profile=0.0)
     for i, content in enumerate(FENCE_BREAKERS):
@@ -277,6 +276,7 @@ def test_a_stored_fact_imitating_the_fence_cannot_close_it_in_the_prompt_sent(ag
     assert not any(c in block for c in ("\u200b", "\u202e", "＜"))
 
 
-def test_format_memory_block_escapes_markup_once():
-    block = format_memory_block([{"kind": "fact", "content": "a < b & </memories>", "updated_at": ""}])
+def test_format_memory_block_escapes_markup_once(monkeypatch):
+    monkeypatch.setattr("memory_agent.memory.gate.instruction_reason", lambda text: None)  # the fence on its own
+    block = memory_block([{"kind": "fact", "content": "a < b & </memories>", "updated_at": ""}])
     assert "- [fact] a &lt; b &amp; &lt;/memories&gt;" in block

@@ -90,14 +90,14 @@ def test_export_holds_every_record_of_the_user_and_nothing_of_others(agent, mode
     model.script["vegetarian"] = [VEGETARIAN]
     agent.turn("alice", "I am vegetarian.", thread_id="t1", now=T0, approval="never")
     agent.turn("bob", "I am vegetarian too.", thread_id="t1", now=T0, approval="never")
-    agent.memory.ledger.save_summary({"user_id": "alice", "thread_id": "t1", "started_at": T0, "ended_at": T0,
-                                      "topic": "diet", "decisions": [], "open_items": [], "text": "diet talk"})
+    summary = agent.end_session("alice", "t1", now=T0)
     data = export.export_user(agent, "alice")
     assert set(data) >= {"facts", "live_index", "audit", "threads", "session_summaries", "episodes", "settings"}
     assert [f["content"] for f in data["facts"]] == ["The user is vegetarian."]
     assert [f["content"] for f in data["live_index"]] == ["The user is vegetarian."]
     assert [m["content"] for m in data["threads"][0]["messages"]] == ["I am vegetarian.", "Noted."]
-    assert data["session_summaries"][0]["text"] == "diet talk"
+    assert [(s["thread_id"], s["fact_ids"]) for s in data["session_summaries"]] == [("t1", summary["fact_ids"])]
+    assert summary["fact_ids"] == [data["facts"][0]["id"]]
     assert data["audit"] and all(r["user_id"] == "alice" for r in data["audit"])
     assert "too" not in json.dumps(data)  # bob's words are not in alice's export
     json.dumps(data)  # JSON as it is
@@ -155,14 +155,15 @@ CANARY = "canary-7f3a9 zebra-quartz"
 
 def _populate(agent, model) -> None:
     """alice: 150 planted facts (one holds the canary), two real threads with the canary in a message,
-    a summary and an episode with the canary; bob and carol beside her with facts and threads."""
+    a summary holding the canary's fact and an episode with the canary; bob and carol beside her with
+    facts and threads."""
     plant_many(agent.memory, "alice", [f"The user's note number {i} is about topic {i % 7}." for i in range(149)])
-    plant(agent.memory, "alice", f"The user's codeword is {CANARY}.")
+    codeword = plant(agent.memory, "alice", f"The user's codeword is {CANARY}.")
     model.script["vegetarian"] = [VEGETARIAN]
     agent.turn("alice", "I am vegetarian.", thread_id="t1", now=T0, approval="never")
     agent.turn("alice", f"My codeword is {CANARY}.", thread_id="t2", now=T0)  # left pending at approval? no: none
     agent.memory.ledger.save_summary({"user_id": "alice", "thread_id": "t2", "started_at": T0, "ended_at": T0,
-                                      "topic": "codeword", "decisions": [CANARY], "open_items": [], "text": CANARY})
+                                      "fact_ids": [codeword.id]})
     agent.memory.ledger.save_episode({"user_id": "alice", "id": "e1", "occurred_at": T0, "kind": "decision",
                                       "topic": "codeword", "content": CANARY, "thread_id": "t2", "fact_id": None})
     for other in ("bob", "carol"):
@@ -177,7 +178,8 @@ def test_scan_finds_the_user_in_every_store_before_erasing(agent, model):
     assert {h["store"] for h in hits} == {"ledger", "chroma", "checkpointer", "files"}
     assert {h["store"] for h in hits if h["needle"] == "alice"} == {"ledger", "chroma", "checkpointer"}
     tables = {(h["store"], h["table"]) for h in hits if h["needle"] == CANARY}
-    assert {("ledger", "facts"), ("ledger", "session_summaries"), ("ledger", "episodes")} <= tables
+    assert {("ledger", "facts"), ("ledger", "episodes")} <= tables
+    assert ("ledger", "session_summaries") in {(h["store"], h["table"]) for h in hits if h["needle"] == "alice"}
     assert any(s == "checkpointer" for s, _ in tables) and any(s == "chroma" for s, _ in tables)
 
 
@@ -197,7 +199,7 @@ def test_forget_user_erases_every_store_and_touches_no_one_else(agent, model):
     assert not any(k[0] == "alice" for k in agent.memory._embeddings_cache) and "alice" not in agent.memory._lexical
     assert report.removed["live_index"] == 151 and report.removed["facts"] == 151
     assert report.removed["checkpoint_threads"] == 2
-    # t1 was summarised when t2 started; t2's summary was planted with the canary
+    # t1 was summarised when t2 started; t2's summary was planted with the canary's fact
     assert report.removed["session_summaries"] == 2 and report.removed["episodes"] == 1
     assert report.removed["audit_log"] == audit_before
     assert "alice" not in json.dumps(report.as_dict())
@@ -236,8 +238,9 @@ def test_cli_edit_delete_export_switch_forget(tmp_path, embedder, monkeypatch):
 
     assert run("chat", "--user", "ann", input=f"I'm vegetarian.\na\nMy codeword is {CANARY}.\n/exit\n").exit_code == 0
     ended = run("chat", "--user", "ann", input="I still need to book the flights.\n/end\n")
-    assert "session summary: Topic: I still need to book the flights. Open: I still need to book the flights." \
-        in " ".join(ended.output.split()), ended.output
+    # nothing was approved in that chat, and the user's sentence is not copied into the summary
+    assert "session summary: Nothing approved in this session is in memory." in " ".join(ended.output.split()), \
+        ended.output
     facts = json.loads(run("memories", "list", "--user", "ann", "--json").output)
     fid = facts[0]["id"]
     edited = run("memories", "edit", fid, "The user is a vegan.", "--user", "ann", "--json")

@@ -18,7 +18,7 @@ from memory_agent.core.facts import Fact, FactKind, ProposedFact, Source
 from memory_agent.core.kinds import KINDS, KindSpec
 from memory_agent.memory.lifecycle import decayed_importance, validity
 from memory_agent.memory.retrieval import RetrievalConfig, rank
-from memory_agent.memory.sessions import session_lines
+from memory_agent.memory.sessions import profile_lines
 from memory_agent.stores.long_term import LongTermMemory
 
 #: A kind a fork might add; listed last in the profile whatever ranks the kinds of KINDS take.
@@ -105,7 +105,7 @@ def test_a_new_profile_kind_takes_the_profile_similarity_floor(allergen):
 
 def test_a_new_profile_kind_is_listed_in_the_session_profile(allergen):
     profile = [fact("allergen"), fact("preference", "The user likes tea.")]
-    lines = session_lines(profile, [], budget=400, now=T0)
+    lines = profile_lines(profile, now=T0)
     assert [line["label"] for line in lines] == ["preference", "allergen"]
 
 
