@@ -1,6 +1,92 @@
-"""Text normalisation shared by the memory rules: how two statements are compared as text."""
+"""Text normalisation shared by the memory rules.
+
+- :func:`prompt_text`: THE one normalisation of any text that is checked or reaches the prompt, so
+  what a check reads is what the model reads.
+- :func:`normalise`: how two statements are compared as text.
+"""
 
 from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+from confusable_homoglyphs import confusables
+
+__all__ = ["normalise", "prompt_text"]
+
+# Invisible characters that are not of category Cf (format): the combining grapheme joiner,
+# variation selectors, Hangul fillers, the braille blank and the Mongolian vowel separator.
+_INVISIBLE_OTHER = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0"
+                             + "".join(chr(c) for c in range(0xFE00, 0xFE10)))
+_WORD = re.compile(r"\w+")
+
+
+@cache
+def _latin_lookalike(char: str) -> str:
+    """The Latin letter ``char`` looks like (Cyrillic ``"а"`` → ``"a"``, Greek ``"Ο"`` → ``"O"``), per the
+    Unicode confusables table (``confusable_homoglyphs``); ``char`` itself when it is Latin or looks
+    like no single Latin letter."""
+    if char.isascii() or not char.isalpha() or unicodedata.name(char, "").startswith("LATIN"):
+        return char
+    for found in confusables.is_confusable(char, greedy=True, preferred_aliases=["latin"]) or []:
+        for h in found.get("homoglyphs", []):
+            if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalpha():
+                # the table maps capital I look-alikes to "l"; a capital letter reads as "I"
+                return "I" if h["c"] == "l" and char.isupper() else h["c"]
+    return char
+
+
+def _has_latin(word: str) -> bool:
+    return any(c.isascii() and c.isalpha() for c in word)
+
+
+def _fold_lookalikes(text: str) -> str:
+    """Look-alike letters folded to Latin in every word that holds a Latin letter, and in a word made
+    only of look-alikes next to such a word ("root ассеѕѕ" in Cyrillic letters). A word of another
+    script among words of its own script is left alone ("рос" stays Russian)."""
+    words = list(_WORD.finditer(text))
+    latin = [_has_latin(m.group()) for m in words]
+    out, at = [], 0
+    for i, m in enumerate(words):
+        word = m.group()
+        folded = word
+        if not word.isascii():
+            candidate = "".join(_latin_lookalike(c) for c in word)
+            near_latin = (i > 0 and latin[i - 1]) or (i + 1 < len(words) and latin[i + 1])
+            if latin[i] or (near_latin and _has_latin(candidate) and all(
+                    not c.isalpha() or c.isascii() for c in candidate)):
+                folded = candidate
+        out += [text[at:m.start()], folded]
+        at = m.end()
+    return "".join(out) + text[at:]
+
+
+def _visible(char: str) -> str:
+    """``""`` for an invisible character, ``" "`` for a control or line/paragraph separator, else ``char``."""
+    category = unicodedata.category(char)
+    if category == "Cf" or char in _INVISIBLE_OTHER:
+        return ""
+    if category in ("Cc", "Zl", "Zp"):
+        return " "
+    return char
+
+
+def prompt_text(text: str) -> str:
+    """``text`` as the checks read it and as it is put into a prompt: one line, nothing hidden.
+
+    In order: NFKC (fullwidth ``＜`` becomes ``<``, ``𝐚𝐝𝐦𝐢𝐧`` becomes ``admin``); every format
+    character (Unicode category Cf: zero-width, bidi controls, soft hyphen, tag characters) and the
+    other invisible ones (variation selectors, Hangul fillers) removed; C0/C1 control characters and
+    line/paragraph separators turned into spaces; letters of other scripts that look like Latin ones
+    (Unicode confusables, e.g. Cyrillic ``а``) replaced by them inside a word that holds Latin
+    letters, and in a word made only of look-alikes next to a Latin word, so ``"аdmin"`` and
+    ``"root ассеѕѕ"`` read as Latin; whitespace collapsed to single spaces. Case is kept. Words of
+    another script among words of that script are left alone.
+    """
+    text = "".join(_visible(c) for c in unicodedata.normalize("NFKC", str(text)))
+    text = unicodedata.normalize("NFKC", text)  # removing a joiner can leave a composable pair
+    return " ".join(_fold_lookalikes(text).split())
 
 
 def normalise(text: str) -> str:
