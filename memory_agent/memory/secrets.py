@@ -3,7 +3,7 @@
 :func:`credential_reason` finds
 
 - a secret named in words with its value: a password, PIN, passcode, door or alarm code, locker
-  combination, recovery or 2FA code, seed phrase, security answer, API key or token, followed by a
+  combination, recovery or 2FA code, seed phrase, code word, security answer, API key or token, followed by a
   value (``"my PIN is 4829"``, ``"Passwort lautet Sommer2024!"``, ``"密码是 660318"``, ``"şifrem Lale1453x"``),
   in English and the common phrasings of fifteen other languages. Naming a secret without its value
   is not one (``"I use a password manager"``, ``"a novel about a password thief"``);
@@ -41,7 +41,8 @@ _SECRET_NOUN = re.compile(
     r"combination|(?:recovery|backup|2fa|mfa|otp|one-time|verification|authenticator|security)\s+"
     r"(?:codes?|keys?|seeds?|phrases?)|(?:seed|recovery|mnemonic)\s+phrase|security\s+(?:question|answer)s?|"
     r"(?:api|access|auth|bearer|secret|private|ssh|gpg|pgp|session|refresh)\s*[-_]?\s*(?:keys?|tokens?)|tokens?|"
-    r"credentials|login\s+details|geheimzahl|zugangs(?:code|daten)|code (?:pin|secret|d'accès)|identifiants|"
+    r"credentials|login\s+details|(?:code|safe|secret|magic)\s*-?\s*(?:word|phrase)s?|geheimzahl|"
+    r"zugangs(?:code|daten)|code (?:pin|secret|d'accès)|identifiants|"
     r"clave(?: de acceso)?|código (?:pin|secreto|de acceso)|codice (?:pin|segreto|d'accesso)|token di accesso|"
     r"chiave|kod (?:dostępu|pin)|пин(?:-код)?|код доступа|токен\w*)\b"
     r"|验证码|密钥|令牌|暗証番号|認証コード|トークン|رمز (?:الدخول|PIN)|पिन",

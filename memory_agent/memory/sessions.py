@@ -78,7 +78,7 @@ def summarize_thread(user_id: str, thread_id: str, messages: Sequence[BaseMessag
     open_items = [s for s in sentences if _OPEN.search(s) and not s.endswith("?")]
     open_items += [f"waiting for approval: {p.get('content')}" for p in pending]
     # the same screen as facts: no instruction to the agent and nothing sensitive said in passing
-    if topic and summary_part_reason(topic):
+    if topic and summary_part_reason(said[0]):  # the whole message: a cut can hide what makes it an attack
         topic = WITHHELD_TOPIC
     decisions = [d for d in decisions if not summary_part_reason(d)]
     open_items = [o for o in open_items if not summary_part_reason(o)]

@@ -21,7 +21,7 @@ __all__ = ["MAX_CONFIDENCE", "extract_facts", "propose_facts"]
 
 MAX_CONFIDENCE = 0.9
 _REMEMBER = re.compile(r"^(?:please\s+)?(?:remember|note|keep in mind|(?:don't|do not|never) forget)"
-                       r"(?:\s+that)?\s*[:,]?\s+(?P<x>\S.*)$", re.I)
+                       r"(?:\s+that)?\s*[:,]?\s+(?!(?:that|this|it|them|these|those)\W*$)(?P<x>\S.*)$", re.I)
 
 
 def _clause_hits(clause: str, question: bool) -> list[tuple[Hit, int, int]]:
