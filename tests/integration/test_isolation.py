@@ -191,7 +191,7 @@ def test_an_explicit_user_id_wins_over_every_environment_variable(make_agent, mo
     data = tmp_path / "cli-data"
     env = {"COLUMNS": "200", "MEMORY_AGENT_USER": "mallory", "MEMORY_AGENT_USER_ID": "mallory", "USER": "mallory"}
     result = CliRunner().invoke(app, ["--data-dir", str(data), "chat", "--user", "alice"],
-                                input="I'm vegan.\na\n/exit\n", env=env)
+                                input="I'm vegan.\n/approve\n/exit\n", env=env)
     assert result.exit_code == 0, result.output
     with MemoryAgent.open(Settings(data_dir=data), model=ScriptedChatModel(), embedder=embedder) as check:
         assert [f.content for f in check.memory.ledger.facts("alice")] == ["The user is vegan."]
