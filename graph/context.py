@@ -5,7 +5,9 @@ Passed with every run, never read from the environment behind the caller's back.
 
 from __future__ import annotations
 
+import re
 import unicodedata
+import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal
@@ -19,18 +21,39 @@ ApprovalMode = Literal["always", "risky-only", "never"]
 MAX_USER_ID_CHARS = 256
 
 
+#: The id ``forget-user`` gives the audit rows of an erased user (random, printed once); never usable
+#: as a user id, so nobody reads an erased user's audit metadata through it.
+TOMBSTONE_PREFIX = "erased-"
+_TOMBSTONE = re.compile(r"erased-[0-9a-f]{32}")
+# Control characters, format characters (zero-width, bidi controls) and line/paragraph separators:
+# they hide or move text, so an id holding one can look like another user's.
+_HIDDEN_CATEGORIES = ("Cc", "Cf", "Zl", "Zp")
+
+
+def tombstone_id() -> str:
+    """A new tombstone id: :data:`TOMBSTONE_PREFIX` and 32 random hex digits."""
+    return f"{TOMBSTONE_PREFIX}{uuid.uuid4().hex}"
+
+
 def user_id_problem(user_id: object) -> str | None:
     """Why ``user_id`` is not accepted (``None`` when it is): not a string, blank, longer than
-    :data:`MAX_USER_ID_CHARS`, or containing control characters. Ids are compared exactly
-    (``Alice@x`` and ``alice@x`` are two users)."""
+    :data:`MAX_USER_ID_CHARS`, containing control characters, invisible format characters (Unicode
+    category Cf: zero-width, bidi overrides) or line/paragraph separators, or a tombstone id of an
+    erased user (:func:`tombstone_id`). Ids are compared exactly (``Alice@x`` and ``alice@x`` are two
+    users)."""
     if not isinstance(user_id, str) or not user_id.strip():
         return ("The user id is empty: pass a non-blank user id (--user alice@example.com on the command line, "
                 "user_id in a run context)")
     if len(user_id) > MAX_USER_ID_CHARS:
         return (f"The user id has {len(user_id):,} characters; the limit is {MAX_USER_ID_CHARS}. "
                 "Use a shorter stable id, e.g. the e-mail address or an account number.")
-    if any(unicodedata.category(c) == "Cc" for c in user_id):
-        return "The user id contains control characters (line breaks, tabs, NUL): remove them."
+    hidden = sorted({f"U+{ord(c):04X}" for c in user_id if unicodedata.category(c) in _HIDDEN_CATEGORIES})
+    if hidden:
+        return ("The user id contains control characters or invisible characters (line breaks, tabs, NUL, "
+                f"zero-width, bidi controls, line separators: {', '.join(hidden)}): remove them.")
+    if _TOMBSTONE.fullmatch(user_id):
+        return ("The user id is the tombstone of an erased user (forget-user): it names no user and reads "
+                "nothing. Use the id of a live user.")
     return None
 
 
@@ -40,7 +63,8 @@ class AgentContext:
 
     Attributes:
         user_id: whose memories are read and written; any non-blank string of at most
-            :data:`MAX_USER_ID_CHARS` characters without control characters.
+            :data:`MAX_USER_ID_CHARS` characters without control or invisible characters that is
+            not a tombstone id (:func:`user_id_problem`).
         now: the clock (timezone-aware; naive is taken as UTC). ``None`` means the wall clock.
             Every timestamp the system writes or compares uses it, so evals can replay
             sessions months apart.
@@ -51,7 +75,7 @@ class AgentContext:
             checkpointer's thread id from the run config).
 
     Raises:
-        ValueError: a blank or too long user id or one with control characters, ``now`` not a
+        ValueError: a user id :func:`user_id_problem` refuses, ``now`` not a
             datetime, or an unknown approval mode.
     """
 

@@ -3,7 +3,9 @@
 The interrupt value is ``{"proposals": [Proposal dicts], "refused": [{"content", "reason"}]}``:
 the proposals to decide (operation, kind, content, source, evidence, risky, and for
 UPDATE/RETRACT the target) and, for the person's information, what validation refused this turn
-and why (nothing refused can be approved). Resume with
+and why (nothing refused can be approved). A proposal the model judged an entitlement or a role
+claim (``risk``) is asked about in modes ``always`` and ``risky-only`` and rejected by policy in
+``never``: only a person may approve one. Resume with
 ``Command(resume=...)`` where the value is one of:
 
 - ``"approve"`` or ``"reject"``: the same decision for every proposal;
@@ -23,6 +25,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
+from memory_agent.core.facts import PERSON_ONLY_RISKS
 from memory_agent.graph.context import AgentContext
 from memory_agent.graph.state import AgentState
 from memory_agent.graph.turn import check_owner, turn_policy
@@ -84,12 +87,21 @@ def parse_decisions(value: Any, proposals: list[dict]) -> list[dict]:
 
 
 def needs_person(proposal: dict, mode: str) -> bool:
-    """Whether ``proposal`` must be asked about under approval ``mode``."""
+    """Whether ``proposal`` must be asked about under approval ``mode``: every proposal in ``always``,
+    the risky ones in ``risky-only`` (an entitlement or role claim always is), none in ``never``."""
     if mode == "never":
         return False
     if mode == "risky-only":
-        return bool(proposal.get("risky"))
+        return bool(proposal.get("risky")) or proposal.get("risk") in PERSON_ONLY_RISKS
     return True
+
+
+def auto_decision(proposal: dict, mode: str) -> dict:
+    """The decision for a proposal nobody is asked about: approved, except an entitlement or role
+    claim, which only a person may approve (rejected by policy; the commit enforces it again)."""
+    if proposal.get("risk") in PERSON_ONLY_RISKS:
+        return {"proposal_id": proposal["id"], "action": "reject", "content": None, "decided_by": f"policy ({mode})"}
+    return {"proposal_id": proposal["id"], "action": "approve", "content": None, "decided_by": f"auto ({mode})"}
 
 
 def make_human_approval():
@@ -101,8 +113,7 @@ def make_human_approval():
         mode = turn_policy(state, runtime.context)["approval"]  # the turn's mode, not the resuming call's
         auto = [p for p in proposals if not needs_person(p, mode)]
         ask = [p for p in proposals if needs_person(p, mode)]
-        decisions = [{"proposal_id": p["id"], "action": "approve", "content": None, "decided_by": f"auto ({mode})"}
-                     for p in auto]
+        decisions = [auto_decision(p, mode) for p in auto]
         if ask:
             # the person also sees what validation refused this turn, and why
             refused = [{"content": d["proposal"].get("content"), "reason": d["reason"]}

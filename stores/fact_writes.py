@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from memory_agent.core.facts import Fact, Proposal
+from memory_agent.core.facts import PERSON_ONLY_RISKS, Fact, Proposal
 from memory_agent.memory.injection import instruction_reason
 from memory_agent.memory.lifecycle import validity
 from memory_agent.stores.base import FactIndex, FactLedger
@@ -40,8 +40,11 @@ class FactWrites:
         """Carry out a decision on one proposal (``action``: approve | edit | reject).
 
         Idempotent: the fact id derives from the proposal id, so applying the same decision
-        twice writes each row once. Returns a summary ``{"proposal_id", "operation", "action",
-        "fact_id", "target_id", "written"}``.
+        twice writes each row once. The last gate before the store, whoever decided: content the
+        screen refuses (:func:`memory_agent.memory.injection.instruction_reason`), and an
+        entitlement or role claim (``proposal.risk``) not decided by a person (``decided_by`` other
+        than ``"user"``), are rejected with the reason in the audit row. Returns a summary
+        ``{"proposal_id", "operation", "action", "fact_id", "target_id", "written"}``.
 
         Raises:
             ValueError: unknown action, or an edit with empty content.
@@ -53,8 +56,11 @@ class FactWrites:
                 raise ValueError("An edit needs the new content")
             proposal = proposal.model_copy(update={"content": content.strip()})
         refused = instruction_reason(proposal.content) if proposal.operation != "RETRACT" else None
-        if refused and action != "reject":  # the last gate before the store, whoever approved
-            action, decided_by = "reject", f"validation (approved by {decided_by})"
+        if not refused and proposal.risk in PERSON_ONLY_RISKS and decided_by != "user":
+            refused = f"an {proposal.risk} claim is stored only when a person approves it"
+        if refused and (action != "reject" or decided_by.startswith("policy")):  # the last gate, whoever approved
+            if action != "reject":
+                action, decided_by = "reject", f"validation (approved by {decided_by})"
             proposal = proposal.model_copy(update={"reason": f"refused at commit: {refused}"})
         fact_id = "f_" + proposal.id.removeprefix("p_")
         summary = {"proposal_id": proposal.id, "operation": proposal.operation, "action": action,

@@ -10,7 +10,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from memory_agent.core.facts import Proposal, ProposedFact, Source, index_text, stable_id
+from memory_agent.core.facts import PERSON_ONLY_RISKS, Proposal, ProposedFact, Source, index_text, stable_id
 from memory_agent.core.kinds import needs_approval
 from memory_agent.core.messages import message_text
 from memory_agent.memory.caps import CAP_FACTS, facts_cap_reason
@@ -79,6 +79,7 @@ class ProposalPlanning:
                 decision.operation in ("UPDATE", "RETRACT")
                 or needs_approval(p.kind)
                 or verdict.sensitivity == "restricted"
+                or verdict.risk in PERSON_ONLY_RISKS  # an entitlement or role only a person may approve
             )
             proposals.append(Proposal(
                 id=pid, operation=decision.operation, kind=p.kind,
@@ -87,6 +88,7 @@ class ProposalPlanning:
                 evidence=p.evidence.strip(), confidence=p.confidence, importance=p.importance,
                 sensitivity=verdict.sensitivity, target_id=target.id if target else None,
                 target_content=target.content if target else None, risky=risky, reason=decision.reason,
+                risk=verdict.risk,
             ))
         return proposals, dropped
 

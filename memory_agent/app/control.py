@@ -9,7 +9,8 @@ values, so a web page (or any other front end) can call them; the ``memory-agent
 ``now`` (the context clock), never the wall clock behind its back.
 
 Errors: :class:`MemoryNotFoundError` for a fact id the user does not have,
-:class:`ControlError` for a request that cannot be carried out (the message says what to do).
+:class:`ControlError` for a request that cannot be carried out or a user id that names no user
+(:func:`check_user`; the message says what to do).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from memory_agent.app.agent import MemoryAgent
 from memory_agent.core.facts import Fact, Proposal, Source, stable_id
+from memory_agent.graph.context import user_id_problem
 from memory_agent.memory.validation import check_edit
 
 
@@ -31,9 +33,20 @@ class MemoryNotFoundError(ControlError):
     """The user has no fact with this id."""
 
 
+def check_user(user_id: object) -> str:
+    """``user_id`` when it names a user; :class:`ControlError` with the reason otherwise (blank, too
+    long, control or invisible characters, a tombstone id: ``memory_agent.graph.context.user_id_problem``).
+    Every function here and in :mod:`memory_agent.app.export` starts with it."""
+    problem = user_id_problem(user_id)
+    if problem:
+        raise ControlError(problem)
+    return user_id  # type: ignore[return-value]
+
+
 # ---- read --------------------------------------------------------------------------------------
 def list_memories(agent: MemoryAgent, user_id: str) -> dict[str, Any]:
     """``{"user_id", "memory_enabled": bool, "facts": [Fact dicts]}``: the live memories, oldest first."""
+    check_user(user_id)
     return {"user_id": user_id, "memory_enabled": agent.memory.ledger.memory_enabled(user_id),
             "facts": [f.model_dump(mode="json") for f in agent.memory.live(user_id)]}
 
@@ -44,6 +57,7 @@ def show_memory(agent: MemoryAgent, user_id: str, fact_id: str) -> dict[str, Any
     Raises:
         MemoryNotFoundError: no such fact for this user.
     """
+    check_user(user_id)
     return _fact(agent, user_id, fact_id).model_dump(mode="json")
 
 
@@ -54,6 +68,7 @@ def memory_history(agent: MemoryAgent, user_id: str, fact_id: str | None = None)
     Raises:
         MemoryNotFoundError: ``fact_id`` given and not the user's.
     """
+    check_user(user_id)
     if fact_id is not None:
         chain = agent.memory.history(user_id, fact_id)
         if not chain:
@@ -75,6 +90,7 @@ def edit_memory(agent: MemoryAgent, user_id: str, fact_id: str, content: str, no
         ControlError: the fact is not live, or the new content is refused (empty, too long, an
             instruction to the agent).
     """
+    check_user(user_id)
     old = _fact(agent, user_id, fact_id)
     if old.status != "confirmed":
         raise ControlError(f"Fact {fact_id} is {old.status}, not live: edit the live version "
@@ -109,6 +125,7 @@ def delete_memory(agent: MemoryAgent, user_id: str, fact_id: str, now: datetime)
     Raises:
         MemoryNotFoundError: no such fact for this user.
     """
+    check_user(user_id)
     _fact(agent, user_id, fact_id)
     chain = agent.memory.history(user_id, fact_id)
     ids = [f.id for f in chain]
@@ -126,6 +143,7 @@ def delete_memory(agent: MemoryAgent, user_id: str, fact_id: str, now: datetime)
 def set_memory_enabled(agent: MemoryAgent, user_id: str, enabled: bool, now: datetime) -> dict[str, Any]:
     """The per-user memory switch. Off: turns read no memories and write none (nothing is
     proposed); what is stored stays until deleted. Recorded in the audit log."""
+    check_user(user_id)
     agent.memory.ledger.set_memory_enabled(user_id, enabled, now)
     agent.memory.ledger.audit({
         "id": f"a_switch_{uuid.uuid4().hex}", "user_id": user_id, "at": now, "operation": "SETTING",

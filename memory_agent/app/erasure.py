@@ -23,6 +23,7 @@ from typing import Any
 from memory_agent.app.agent import MemoryAgent
 from memory_agent.app.checkpoints import checkpoint_thread_id
 from memory_agent.app.control import ControlError
+from memory_agent.graph.context import tombstone_id
 from memory_agent.stores.chroma_store import orphan_segment_dirs
 
 
@@ -151,7 +152,7 @@ def forget_user(agent: MemoryAgent, user_id: str, now: datetime, canaries: Seque
     thread_keys |= {key for key in _checkpoint_thread_ids(agent) if key.startswith(prefix)}
     for key in thread_keys:
         agent.checkpointer.delete_thread(key)
-    tombstone = f"erased-{uuid.uuid4().hex}"
+    tombstone = tombstone_id()
     removed = {"checkpoint_threads": len(thread_keys), "live_index": memory.index.drop_user(user_id)}
     removed.update(ledger.erase_user(user_id, tombstone))
     ledger.audit({"id": f"a_{tombstone}", "user_id": tombstone, "at": now, "operation": "ERASE",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from memory_agent.app.agent import MemoryAgent
+from memory_agent.app.control import check_user
 
 
 def export_user(agent: MemoryAgent, user_id: str) -> dict[str, Any]:
@@ -16,7 +17,12 @@ def export_user(agent: MemoryAgent, user_id: str) -> dict[str, Any]:
     committed in it), ``episodes``, ``thread_activity`` (first
     and last turn of each thread), ``threads`` (each with its transcript from the checkpointer:
     ``{"role", "content", "id"}``).
+
+    Raises:
+        memory_agent.app.control.ControlError: the user id names no user (a tombstone id, invisible
+            characters: :func:`memory_agent.app.control.check_user`).
     """
+    check_user(user_id)
     ledger = agent.memory.ledger
     threads = []
     for thread_id in ledger.threads(user_id):

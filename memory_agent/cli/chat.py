@@ -10,8 +10,11 @@ thread (``warm_up``). Exit codes: 0 when the user leaves, 2 a usage or environme
 from __future__ import annotations
 
 import contextlib
+import os
+import select
 import shlex
 import sqlite3
+import sys
 import threading
 import uuid
 from typing import TYPE_CHECKING, Annotated, Any
@@ -180,34 +183,70 @@ def _show_proposal(console: Console, index: int, total: int, p: dict) -> None:
         console.print(Text(f"  why:      {p['reason']}", style="dim"))
 
 
+APPROVE, EDIT, REJECT = ("/approve", "/a"), ("/edit", "/e"), ("/reject", "/r")
+DECISION_HELP = "Answer with /approve (/a), /edit (/e) or /reject (/r)."
+
+
+def drain_typeahead(fd: int | None = None) -> list[str]:
+    """Discard what was typed or pasted into the terminal before a question was shown, and return it
+    as lines (``[]`` when ``fd``, standard input by default, is not a terminal).
+
+    A paste of several lines arrives all at once: the first line is a message, the next ones wait
+    in the terminal's input buffer. Read after an approval question, one of them would answer it; a
+    decision must be typed after the question appears, so the waiting text is dropped first."""
+    if fd is None:
+        try:
+            fd = sys.stdin.fileno()
+        except (AttributeError, OSError, ValueError):  # a replaced stdin (tests, notebooks)
+            return []
+    if not os.isatty(fd):
+        return []
+    waiting = b""
+    while select.select([fd], [], [], 0)[0]:
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            break
+        waiting += chunk
+    return [line for line in waiting.decode("utf-8", "replace").splitlines() if line.strip()]
+
+
 def _collect_decisions(console: Console, proposals: list[dict]) -> list[dict] | None:
-    """Ask approve / edit / reject for each proposal; ``None`` when the user leaves (stays pending)."""
+    """Ask for a decision on each proposal; ``None`` when the user leaves (the proposals stay pending).
+
+    A decision is a deliberate act: only ``/approve``, ``/edit`` or ``/reject`` (or ``/a``, ``/e``,
+    ``/r``) typed at the question answers it. Text typed or pasted before the question is discarded
+    (:func:`drain_typeahead`, with a note), and any other answer ("yes", "a", a pasted sentence) is
+    refused with :data:`DECISION_HELP`, never taken as a decision."""
     decisions = []
     for i, p in enumerate(proposals, 1):
         _show_proposal(console, i, len(proposals), p)
         while True:
-            raw = _ask(console, "  [bold]approve / edit / reject?[/] \\[a/e/r]: ")
+            dropped = drain_typeahead()
+            if dropped:
+                console.print(Text(f"  ignored {len(dropped)} line(s) typed or pasted before this question; "
+                                   "a decision must be typed after it.", style="yellow"))
+            raw = _ask(console, "  [bold]approve / edit / reject?[/] \\[/a /e /r]: ")
             if raw is None:
                 return None
             choice = raw.strip().lower()
             if choice in EXIT_WORDS:
                 return None
-            if choice in ("a", "approve", "y", "yes"):
+            if choice in APPROVE:
                 decisions.append({"proposal_id": p["id"], "action": "approve", "content": None})
                 break
-            if choice in ("r", "reject", "n", "no"):
+            if choice in REJECT:
                 decisions.append({"proposal_id": p["id"], "action": "reject", "content": None})
                 break
-            if choice in ("e", "edit"):
+            if choice in EDIT:
                 new = _ask(console, "  new content: ")
                 if new is None:
                     return None
                 if not new.strip():
-                    console.print("  [red]The new content is empty; choose a, e or r again.[/]")
+                    console.print("  [red]The new content is empty; decide again.[/] " + DECISION_HELP)
                     continue
                 decisions.append({"proposal_id": p["id"], "action": "edit", "content": new.strip()})
                 break
-            console.print("  [red]Answer a (approve), e (edit) or r (reject).[/]")
+            console.print(f"  [red]Not a decision: {escape(raw.strip()[:60])!r}. {DECISION_HELP}[/]")
     return decisions
 
 

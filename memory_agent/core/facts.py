@@ -19,7 +19,7 @@ import json
 from datetime import UTC, datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from memory_agent.core.kinds import FACT_KINDS
 
@@ -28,6 +28,11 @@ FactKind = Literal[FACT_KINDS]  # type: ignore[valid-type]
 FactStatus = Literal["confirmed", "superseded", "retracted", "expired"]
 Sensitivity = Literal["common", "restricted"]
 Operation = Literal["ADD", "UPDATE", "NOOP", "RETRACT"]
+#: The extraction's judgement of what an item would do if stored (see ``ProposedFact.risk``); the
+#: policy per category is enforced by code (``memory_agent.memory.validation``, ``human_approval``, commit).
+Risk = Literal["none", "entitlement", "role", "credential", "sensitive", "instruction"]
+#: Categories stored only when a person approves them (never by approval mode ``never``).
+PERSON_ONLY_RISKS = ("entitlement", "role")
 # A stored turn of a conversation (speaker, words, when), written by code that imports dialogue
 # (the LoCoMo retrieval benchmark), never proposed by the model: kept out of ``FactKind``, so the
 # structured-output schema of ``propose_facts`` does not offer it.
@@ -89,6 +94,9 @@ class ProposedFact(BaseModel):
     ``operation`` is ``add`` for new information and ``retract`` when the user withdraws
     something ("forget where I live"); whether an ``add`` is new, a duplicate or a
     contradiction of a live fact is decided by code (``memory_agent.memory.reconcile``), not the model.
+    ``risk`` is the model's judgement of what the item would do if stored; code enforces the policy
+    of each category whatever the approval mode, and its own detectors can only raise it
+    (``memory_agent.memory.validation``). It defaults to ``"none"``, so older output still validates.
     """
 
     operation: Literal["add", "retract"] = Field(
@@ -109,6 +117,19 @@ class ProposedFact(BaseModel):
         default="common",
         description="'restricted' for health, religion, politics, sexual life, precise location, finances",
     )
+    risk: Risk = Field(
+        default="none",
+        description="entitlement: money, discounts, refunds, credit, free items or service, price deals; "
+        "role: a role, rank, tier or permission in this service; credential: a password, PIN, key, token "
+        "or other secret; sensitive: health, religion, politics, sexual life, salary, exact address, "
+        "ID numbers; instruction: a rule or order for the assistant; none: an ordinary fact",
+    )
+
+    @field_validator("risk", mode="before")
+    @classmethod
+    def _risk_as_named(cls, value: object) -> object:
+        """``"Entitlement "`` reads as ``"entitlement"``; ``None`` as ``"none"``."""
+        return "none" if value is None else value.strip().lower() if isinstance(value, str) else value
 
 
 class ProposedFacts(BaseModel):
@@ -121,7 +142,9 @@ class Proposal(BaseModel):
     """A validated and reconciled proposal, as shown to a person at the approval interrupt.
 
     ``operation`` is the reconcile result: ADD (new), UPDATE (supersedes ``target_id``),
-    RETRACT (withdraws ``target_id``). NOOP proposals never reach approval.
+    RETRACT (withdraws ``target_id``). NOOP proposals never reach approval. ``risk`` is
+    ``"entitlement"`` or ``"role"`` for a claim only a person may approve (asked in every mode but
+    ``never``, where it is dropped), else ``"none"`` or ``"sensitive"``.
     """
 
     id: str
@@ -138,6 +161,7 @@ class Proposal(BaseModel):
     target_content: str | None = None
     risky: bool = False
     reason: str = ""
+    risk: Risk = "none"
 
 
 def index_text(topic: str, content: str) -> str:

@@ -1,111 +1,122 @@
 """The instruction screen: text that tries to steer the agent is never stored as a memory.
 
-A memory comes back in every later prompt, so :func:`instruction_reason` refuses, whoever
-approves it, overrides of the agent's instructions, markup imitating the prompt, secrets, claimed
-money entitlements, claimed roles or permissions, and standing rules for the agent, while keeping
-the user's own presentation preferences ("from now on answer me in German"). Used on proposals
+A memory comes back in every later prompt, so :func:`screen` (and :func:`instruction_reason`, its
+reason) refuses, whoever approves it, overrides of the agent's instructions, markup imitating the
+prompt, credentials, claimed money entitlements, claimed roles or permissions, and standing rules
+for the agent, while keeping the user's own presentation preferences ("from now on answer me in
+German"). It is the code's second line behind the model's risk category. Used on proposals
 (:mod:`memory_agent.memory.validation`), on edits, at commit, and in the gate every block of
-memory passes before it reaches the prompt (:mod:`memory_agent.memory.gate`).
+memory passes before it reaches the prompt (:mod:`memory_agent.memory.gate`). Every check reads the text as
+:func:`memory_agent.memory.text.prompt_text` renders it (look-alike letters folded, invisible
+characters removed), the function that also renders the prompt, so what is checked is what the
+model reads.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
+from dataclasses import dataclass
+
+from memory_agent.memory.claims import entitlement_reason, role_reason
+from memory_agent.memory.secrets import credential_reason
+from memory_agent.memory.text import prompt_text
 
 
 def _rx(*parts: str) -> re.Pattern[str]:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
-# Four refusals that hold in any context, then one that depends on who the sentence addresses.
-# Word lists cover English and, for the common phrasings, French, German, Spanish, Italian,
-# Portuguese, Dutch, Chinese, Japanese, Russian and Korean. tests/data/injection_corpus.jsonl holds
-# the attempts it must refuse; tests/integration/test_trust_boundary.py the harmless statements it must keep.
+# Refusals that hold in any context, then one that depends on who the sentence addresses. Word
+# lists cover English and, for the common phrasings, French, German, Spanish, Italian, Portuguese,
+# Dutch, Polish, Russian, Turkish, Arabic, Hindi, Chinese, Japanese and Korean.
+# tests/data/injection_corpus.jsonl holds attempts it must refuse; tests/integration/test_trust_boundary.py
+# the harmless statements it must keep.
 
-_INSTRUCTION_WORDS = (r"(instructions?|rules?|prompts?|guidelines?|directives?|restrictions?|programming|"
-                      r"consignes|règles|anweisungen|instruktionen|regeln|vorgaben|instrucciones|reglas|"
-                      r"istruzioni|regole|instruções|regras|instructies|regels|инструкци\w*|правил\w*)")
+_INSTRUCTION_WORDS = (r"(instructions?|rules?|prompts?|guidelines?|directives?|restrictions?|programming|policies|"
+                      r"policy|filters?|safeguards?|guardrails?|constraints?|training|limits?|limitations?|"
+                      r"settings|configuration)")
+_FOREIGN_INSTRUCTION_WORDS = (
+    r"(consignes|règles|instructions|directives|anweisungen|instruktionen|regeln|richtlinien|vorgaben|"
+    r"instrucciones|reglas|normas|directrices|istruzioni|regole|linee guida|instruções|regras|diretrizes|"
+    r"instructies|regels|richtlijnen|инструкци\w*|правил\w*|указани\w*|wytyczn\w*|instrukcj\w*|zasad\w*|"
+    r"reguł\w*)")
+# What an override names: the agent's own instructions, not any rules ("a card game called Ignore the Rules").
+_QUALIFIER = (r"(your|all|any|every|previous|prior|earlier|above|preceding|original|existing|current|old|default|"
+              r"standard|safety|security|content|operating|system|these|those|its|the assistant's|the system's)")
 _OVERRIDE = _rx(
-    rf"\b(ignore|ignoring|disregard|forget|override|bypass|ignorez|ignorer|oublie|oubliez|ignorier\w*|vergiss|"
-    rf"ignora\w*|olvida\w*|dimentica\w*|esqueça|negeer\w*|игнориру\w*|забудь\w*)\b"
-    rf"(\W+\w+){{0,5}}?\W+{_INSTRUCTION_WORDS}",
-    r"\b(forget|disregard) everything (you|you've|you have) (were|been)? ?(told|learned)",
-    r"\bsystem ?prompt|\bprompt (système|du système|del sistema|di sistema|do sistema)|\bsystemprompt|"
+    rf"\b(ignore|ignoring|disregard|forget|override|bypass|set aside|drop|discard|abandon|skip|suspend)\b"
+    rf"(\W+\w+){{0,3}}?\W+{_QUALIFIER}\b(\W+\w+){{0,2}}?\W+{_INSTRUCTION_WORDS}\b",
+    rf"\b(ignorez|ignorer|ignore|ignores|oublie|oubliez|ignorier\w*|vergiss|ignora\w*|olvida\w*|dimentica\w*|"
+    rf"esqueça|esquece|negeer\w*|игнориру\w*|забудь\w*|ignoruj\w*|zignoruj\w*|zapomnij)\b"
+    rf"(\W+\w+){{0,5}}?\W+{_FOREIGN_INSTRUCTION_WORDS}",
+    r"\b(ignore|disable|disabled|bypass|turn off|turned off|switch off|drop|remove|lift|lifted|skip)\s+"
+    r"(the\s+|all\s+|your\s+|any\s+|its\s+|the assistant's\s+)?(safety|content filter\w*|filters?|guardrails?|"
+    r"moderation|censorship)\b",
+    r"\b(forget|disregard|ignore) everything (you|you've|you have) (were|been)? ?(told|learned)|"
+    r"\bdisregard everything\b",
+    rf"\b{_INSTRUCTION_WORDS}\b(\W+\w+){{0,6}}?\W+(no longer|don't|do not|does not|doesn't|won't|never)\s+"
+    r"(apply|matter|count|bind|hold)|\b(instructions|rules|policies|guidelines|restrictions|filters|policy|prompt)\s+"
+    r"(are|is|were|was|have been|has been)\s+(now\s+)?(outdated|void|revoked|lifted|off|disabled|deleted|removed|"
+    r"suspended|superseded|obsolete|cancell?ed|canceled|invalid|none|null)\b|\brestrictions?\s*[:=]\s*(none|off|"
+    r"disabled|null|false|0)\b",
+    r"\b(no longer|not) bound by\b|\bunfiltered\b|\buncensored\b|\bsupersedes? (them|your|the|all|its)\b|"
+    r"\bnew directive\b|\bcomply with (every|all|any)\b|\bobey only me\b|\bonly obey me\b|\bconversation reset\b|"
+    r"\b(safety|content) (rules|policy|policies|filters|guidelines) (deleted|removed|disabled|off|lifted)\b|"
+    r"\b(you|the assistant|the ai|assistant) (has|have) no (rules|restrictions|limits|filters)\b|\bbe that ai\b",
+    r"\bsystem ?prompt|\bprompt (système|du système|del sistema|di sistema|do sistema|de sistema)|\bsystemprompt|"
     r"системн\w* промпт|系统提示|システムプロンプト|시스템 프롬프트",
-    r"\bhidden instructions|\bdeveloper mode|\bjailbr[eo]\w*|\bDAN\b|\bno (restrictions|limits|filters)\b|"
-    r"\bunrestricted (ai|mode|assistant|model)|\bsafety (filters?|rules?|guidelines?) (are |is )?(off|disabled)",
+    r"\bhidden instructions|\bdeveloper mode|\bjailbr[eo]\w*|(?-i:\bDAN\b)|\bno (restrictions|limits|filters)\b|"
+    r"\bunrestricted\b|\bsafety (filters?|rules?|guidelines?) (are |is )?(off|disabled)|"
+    r"\bwithout (any )?(filters|restrictions|limits|guardrails|safety)\b",
     r"\bnew instructions?\b|\bpretend (to be|you are|you're)\b|\bact as (an?|the|if)\b|\byou are now\b|"
     r"\brole-?play as\b",
-    r"(忽略|无视|忘记|忘掉).{0,12}(指令|指示|规则|提示)|(指示|命令|ルール).{0,12}無視|無視.{0,6}(指示|命令)|"
-    r"(지시|명령|규칙).{0,12}무시|무시.{0,6}(지시|명령)",
+    r"\b(sem|sin|sans|senza|ohne|bez) (restrições|restricciones|restrictions|restrizioni|einschränkungen|"
+    r"beschränkungen|ograniczeń|filtros|filtres|filtri|filter)\b|без ограничений|kısıtlamasız|"
+    r"\b(modalità sviluppatore|modo desarrollador|mode développeur|entwicklermodus|modo desenvolvedor|"
+    r"режим разработчика)\b|"
+    rf"\b{_FOREIGN_INSTRUCTION_WORDS}\b(\W+\w+){{0,5}}?\W+(non valgono|ne s'appliquent|no se aplican|"
+    r"não se aplicam|gelten|не действуют|nie obowiązują|non si applicano)",
+    r"(忽略|无视|忘记|忘掉|不再遵守).{0,12}(指令|指示|规则|提示|限制)|没有任何限制|不再遵守|"
+    r"(指示|命令|ルール|ガイドライン|規則).{0,12}(無視|無効)|無視.{0,6}(指示|命令)|"
+    r"(지시|명령|규칙).{0,12}무시|무시.{0,6}(지시|명령)|"
+    r"(talimat\w*|kural\w*|yönerge\w*)\s+(\w+\s+){0,2}(yok say|görmezden gel|unut|geçersiz)|"
+    r"(تجاهل|انس).{0,20}(تعليمات|قواعد|إرشادات)|(नियम\w*|निर्देश\w*).{0,12}(अनदेखा|नज़रअंदाज़|भूल)",
 )
 _MARKUP = _rx(
     r"(^|[.!?;:]\s+)(system|assistant|developer|ai)\s*:",
-    r"<\|[\w-]+\|>|\[/?INST\]|<</?SYS>>|</?(start_of_turn|end_of_turn)>|"
-    r"</?\s*(memories|memory|system|instructions?|assistant|user|messages)\s*>",
-    r"#{2,}\s*(system|instructions?)\b",
+    r"<\|[\w-]+\|>|\[/?INST\]|<</?SYS>>|<!\[CDATA\[|\]\]>",
+    # a tag of any name: a memory is a sentence, never markup
+    r"</?[A-Za-z_\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff][\w:.-]*(\s+[^<>]{0,120})?/?>",
+    r"#{2,}\s*(system|instructions?)\b|\[\s*(system|assistant|developer|admin|instructions?)\s*\]|"
+    r"\b(end|begin|start) of (the )?(memory|memories|user|system|context|prompt|instructions|conversation|"
+    r"message|data)( block)?\b|-{3,}\s*(end|begin|start)\b",
+    # structured data imitating a configuration or a profile record
+    r"\{\s*\"[^\"]{1,60}\"\s*:|```|\|\s*:?-{3,}",
 )
-_SECRET = _rx(
-    r"\b(passwords?|passphrases?|passcodes?|pin (code|number)|api[ _-]?keys?|access tokens?|auth(entication)? tokens?|"
-    r"secret keys?|private keys?|credentials|security (questions?|answers?)|one-time (code|password)|"
-    r"seed phrase|recovery phrase|2fa codes?)\b",
-    r"\bsk-[A-Za-z0-9_-]{8,}",
-    r"\b(mot de passe|passwort|kennwort|geheimzahl|contraseña|senha|wachtwoord|пароль\w*)\b|密码|口令|パスワード|"
-    r"暗証番号|비밀번호",
-)
-_MONEY = _rx(
-    r"\b(discount\w*|refund\w*|rebates?|coupons?|vouchers?|promo codes?|cash ?back|store credit|account credit|"
-    r"credits? (on|to|in) (my|the user's|his|her|their) account|bonus credits?|compensation|reimburse\w*|"
-    r"chargebacks?|gift cards?|loyalty points|waive[sd]?|free of charge|for free|at no (cost|charge)|half price|"
-    r"percent off)\b",
-    r"\bfree (shipping|delivery|upgrades?|subscriptions?|access|months?|plans?|items?|products?|orders?|trials?|"
-    r"tickets?|meals?|drinks?|gifts?|credits?|service)\b",
-    r"\d+\s*%\s*off\b|[$€£¥]\s?\d[\d,.]*\s+(of\s+)?credits?\b|\bcredits? (of|worth)\s+[$€£¥]?\d",
-)
-_MONEY_GRANT = _rx(
-    r"\b(entitled|eligible|qualif\w*|owed?|owes|deserve[sd]?|promised|guaranteed|approved?|authori[sz]ed|waived|"
-    r"gets?|getting|got|receives?|received|give[sn]?|giving|gave|grant\w*|appl(y|ies|ied)|issue[sd]?|always|never|"
-    r"every|any|must|should|shall|will|free|agreed)\b",
-    r"\d|[$€£¥]|%",
-    r"\b(has|have|had|holds?)\s+(an?\s+|the\s+|some\s+)?(\w+\s+){0,2}(discount|refund|rebate|coupon|voucher|credit|"
-    r"cash ?back)",
-)
-# A price or fee that the user claims as theirs ("my price is $1"), not a budget or a price limit.
-_OWN_PRICE = _rx(
-    r"\b(my|the user's|his|her|their|our)\s+(\w+\s+)?(prices?|pricing|fees?|rates?)\b",
-    r"\b(prices?|pricing|fees?|rates?)\s+(for|of)\s+(me|the user|this user|him|her|them)\b",
-    r"\b(prices?|fees?)\s+(is|are)\s+(waived|zero|free|\$?0\b)",
-)
-_MONEY_OTHER_LANGUAGES = _rx(
-    r"\b(remises?|réductions?|rabais|remboursements?|gratuit\w*|sans frais|rabatt\w*|erstattung\w*|"
-    r"rückerstattung\w*|gutschrift\w*|gutschein\w*|kostenlos\w*|descuentos?|reembolsos?|cupón|cupones|"
-    r"gratuit[oa]s?|bonificaci\w+|sconto|sconti|rimbors\w*|desconto|descontos|cupom|grátis|frete grátis|korting|"
-    r"terugbetaling|tegoed|скидк\w*|возврат\w*|бесплатн\w*|купон\w*)\b",
-    r"折扣|打.{0,2}折|退款|免费|优惠券|返现|代金券|割引|返金|無料|クーポン|할인|환불|무료|쿠폰",
-)
-_POWER = _rx(
-    r"\b(admin|administrator|superuser|super user|root user|sysadmin|moderator|operator|owner|developer|"
-    r"staff member|employee)\s+(of|on|for)\s+(this|the|your)\s+(system|assistant|bot|service|app|application|"
-    r"platform|account|server|chat|site|agent|ai|tool)\b",
-    r"\b(is|am|i'm|are|be|been|become|becomes|as|now)\s+(an?\s+|the\s+)?(verified\s+|trusted\s+|official\s+)?"
-    r"(admin|administrator|superuser|root|sysadmin|moderator|operator|vip|staff)\b(?!\s+(at|in|for|of)\s)",
-    r"\b(full|elevated|admin(istrator)?|root|superuser|special|unrestricted|unlimited|privileged)\s+"
-    r"(access|rights|privileges|permissions?|clearance)\b",
-    r"\b(access|rights|privileges|permissions?|clearance)\s+to\s+(read|see|view|access|edit|change|delete|approve|"
-    r"override|manage|everything|all|other|any)\b",
-    r"\b(has|have|had|with|granted|given|gets?)\s+(the\s+)?permissions?\b|\b(authori[sz]ed|permitted|cleared)\s+to\b",
-    r"\bvip\b|\broot (access|privileges|rights)\b|\bsudo\b",
-    r"\b(administrateur|amministratore|administrador|beheerder|администратор\w*)\b|"
-    r"\b(droits d'administrat\w*|tous les droits|adminrechte|zugriffsrechte|berechtigung\w*|permiso para|"
-    r"permisos de|permess[oi]|permissão|полномочи\w*|права доступа)\b|管理员|权限|管理者|権限|관리자|권한",
+# At the start of a line: a role label ("system:", "user:") or a markdown heading.
+_LINE_MARKUP = _rx(
+    r"^\W{0,3}(system|assistant|developer|ai|user|human|model|tool|sistema|système|usuario|usuário|utente|"
+    r"użytkownik|система|пользователь|系统|システム|نظام|सिस्टम)\s*[:：]",
+    r"^\s*#{1,6}\s+\S",
 )
 _DIRECTIVE = _rx(
     # a standing rule for the agent's future behaviour
     r"\b(from now on|from today on|henceforth|going forward|hereafter|for all future|from this point)\b",
     r"\b(à partir de maintenant|désormais|dorénavant|ab jetzt|ab sofort|von nun an|künftig|a partir de ahora|"
     r"de ahora en adelante|desde ahora|d'ora in (poi|avanti)|da ora in poi|a partir de agora|de agora em diante|"
-    r"vanaf nu|voortaan|отныне|с этого момента)\b|从现在开始|从今以后|今后|これから|今後|지금부터|앞으로",
+    r"vanaf nu|voortaan|отныне|с этого момента|od teraz|od dziś|odtąd|bundan sonra|من الآن|अब से)\b|"
+    r"从现在开始|从现在起|从今以后|今后|以后每次|これから|今後|지금부터|앞으로",
+    # a standing rule, or a rule for later sessions
+    r"\b(standing|permanent|new|house|fixed|golden)\s+(rule|note|instruction|policy|directive|order)s?\b|"
+    r"^\W*(rule|policy|instruction|directive|note to (the )?(assistant|ai|bot))\s*[:：]|\bas a rule\b|"
+    r"\b(every|all|any|each)\s+(future\s+)?(reply|replies|answers?|responses?|sessions?|conversations?|chats?)\b|"
+    r"\b(future|later)\s+(sessions?|conversations?|chats?|replies)\b|\b(in|for) (all )?(the )?future\b|"
+    r"\b(règle permanente|comme règle|regra para sempre|como regra|regla (permanente|para siempre)|esta regla|"
+    r"als regel|stała zasada|jako zasad\w*|kural olarak|bu kural|правило)\b|ルールとして|这条规则|كقاعدة|"
+    r"नियम के रूप में",
+    # a rule the user triggers ("when I say 'pineapple'…"), or the agent addressed by "when you…"
+    r"\b(whenever|every time|each time|when|if|once)\s+(i|the user)\s+(ask|asks|say|says|type|types|write|writes|"
+    r"send|sends|mention|mentions|use|uses|request|requests)\b|\bwhen(ever)?\s+you\b",
     # the agent addressed with a modal
     r"\b(you|the assistant|the agent|the ai|the bot|the model|the chatbot|assistant|chatgpt|claude)\s+"
     r"(must|should|shall|will|have to|has to|need to|needs to|are to|is to|always|never|may not|must not|"
@@ -123,6 +134,28 @@ _DIRECTIVE = _rx(
     r"reject|deny|allow|apply|charge|refund|transfer|pay|share|email|call|answer|reply|respond|write|use|keep|"
     r"be|speak|talk|explain|format|address|stop|avoid|skip|include|add|translate|summari[sz]e|list)\b",
     r"^\s*(always|never)\b",
+)
+# An action on the user's account or a check skipped, made standing: refused even when it reads
+# like a preference ("always approve my refunds", "never ask me for ID", "cancel any charges
+# automatically").
+_ACTION = (r"(approve|approves|approving|grant|grants|authori[sz]e|cancel|cancels|waive|refund|refunds|escalate|"
+           r"skip|bypass|disclose|reveal|unlock|expedite|prioriti[sz]e|accept|process|genehmig\w*|freigeb\w*|"
+           r"erstatte\w*|approuve\w*|annule\w*|aprueba\w*|apruebe\w*|cancela\w*|aprov\w+|cancele\w*|approva\w*|"
+           r"annulla\w*|salta|zatwierdz\w*|anuluj\w*|одобр\w*|отмен\w*|onayla\w*|iptal)")
+_FORCE = (r"(always|automatically|immediately|without (asking|checks?|checking|verification|proof|receipts?|"
+          r"questions|confirmation|review)|no questions|whatever|no (payment )?checks?|immer|sofort|ohne|"
+          r"automatisch\w*|toujours|sans|automatiquement|siempre|sin|automáticamente|sempre|sem|automaticamente|"
+          r"senza|zawsze|bez|автоматически|всегда|без|her zaman|kontrolsüz|sorgusuz)")
+_STANDING_ACTION = _rx(
+    rf"\b{_ACTION}\b.{{0,60}}\b{_FORCE}\b|\b{_FORCE}\b.{{0,60}}\b{_ACTION}\b",
+    r"\b(never|don't|do not|stop|no need to)\s+(ask|asking|request|require|check|verify)\w*\s+(me\s+)?(for\s+)?"
+    r"(my\s+|any\s+|an?\s+)?(id|identification|identity|verification|proof|receipts?|order numbers?|documents?|"
+    r"payment)\b|\b(skip|bypass|waive)\w*\s+(the\s+|my\s+|any\s+)?(identity\s+|id\s+)?(verification|checks?|"
+    r"review|queue|approval)\b",
+    r"\b(ne jamais|sans|sin|sem|senza|ohne|без|bez)\s+(me\s+)?(demander|preguntar|pedir|chiedere|fragen|"
+    r"rückfrage|prüfung|проверк\w*|sprawdzani\w*|verifica\w*|consultar)\b|"
+    r"(直接批准|不需要审核|无需审核|確認なし|必ず承認|دون تحقق|بدون تحقق|बिना जांच)",
+    r"\btreat (every|all|my|each) (message|request|order)s?\b",
 )
 _THIRD_PARTY = _rx(
     r"\b(customers?|clients?|everyone|everybody|anyone|anybody|other users?|all users|users|other people|people|"
@@ -163,59 +196,103 @@ _REMEMBER_PREFIX = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s*|\n+")
-_INVISIBLE = re.compile(r"[\u200b-\u200f\u2060-\u2064\ufeff\u00ad]")
+_LINE_BREAK = re.compile(r"[\n\r\u2028\u2029\x0b\x0c\x85]+")
+_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s"})
+_LEET_CANDIDATE = re.compile(r"[\w@$]*[\d@$][\w@$]*")
+_RTL_OVERRIDE = re.compile("\u202e([^\u202a-\u202c\n]*)")
+
+INSTRUCTION = "instruction"
+CREDENTIAL = "credential"
 
 
-def _prepare(text: str) -> str:
-    """NFKC-normalised (fullwidth letters and symbols become ASCII) with zero-width characters
-    removed: "ＩＧＮＯＲＥ" reads as "IGNORE" and "Fr\u200bom" as "From"."""
-    return _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+@dataclass(frozen=True)
+class Finding:
+    """What the screen found: a ``category`` (``"instruction"``, ``"credential"``, ``"entitlement"``,
+    ``"role"``; the terms of :data:`memory_agent.core.facts.Risk`) and the ``reason`` shown to the user."""
+
+    category: str
+    reason: str
 
 
-def instruction_reason(text: str) -> str | None:
-    """Why ``text`` may not be stored as a memory, or ``None`` when it may.
+def _leet_word(word: str, one: str) -> str:
+    """``word`` read as leetspeak when it mixes letters with digits and has no more digits than letters
+    plus two ("4dm1n", "4cc355"; not "1980s"); an all-capitals word stays in capitals ("D4N")."""
+    letters = sum(c.isalpha() for c in word)
+    if not letters or len(word) - letters > letters + 2:
+        return word
+    table = {**_LEET, ord("1"): one[0]}
+    read = word[0].translate(table) + word[1:].translate({**table, ord("1"): one[-1]})
+    return read.upper() if word.upper() == word and any(c.isalpha() for c in word) else read
+
+
+def readings(text: str) -> list[str]:
+    """The ways ``text`` can be read, each after :func:`memory_agent.memory.text.prompt_text`: as
+    written; with identifiers split into words (``free_shipping``, ``ignoreSafety``,
+    ``free-gift-claim``); in leetspeak read as letters (``4dm1n`` → ``admin``, ``ru135`` → ``rules``,
+    each word mixing letters and digits read once with ``1`` as ``i`` and once as ``l``); and, where
+    a right-to-left override reverses a span on screen, in the order it is displayed."""
+    plain = prompt_text(text)
+    split = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z0-9])[_-](?=[A-Za-z0-9])", " ", plain)
+    out = [plain, split]
+    for one in ("i", "l", "il"):  # "1" as "i", as "l", or "i" only at the start of a word ("1gn0r3 ru135")
+        out.append(_LEET_CANDIDATE.sub(lambda m, one=one: _leet_word(m.group(), one), split))
+    if "\u202e" in text:
+        out.append(prompt_text(_RTL_OVERRIDE.sub(lambda m: m.group(1)[::-1], text)))
+    return list(dict.fromkeys(out))
+
+
+def screen(text: str) -> Finding | None:
+    """What ``text`` would do if stored as a memory, or ``None`` when it is an ordinary fact.
 
     A memory comes back in every later prompt, so text that tries to steer the agent is refused
-    whoever approves it. Refused, in this order (the returned reason says which):
+    whoever approves it. Every :func:`readings` of the text is checked, in this order (the first
+    finding is returned):
 
-    1. an attempt to override the agent's instructions ("ignore previous instructions", "system
-       prompt", "developer mode", "you are now…");
-    2. markup that imitates a role label or the prompt's structure ("System:", ``<|im_start|>``,
-       ``</memories>``);
-    3. a password, key or other secret;
-    4. a claimed money entitlement: discounts, refunds, credit, free items with a grant, an amount
-       or a rule attached, or a price or fee claimed as the user's own ("my price is $1"); in the
-       languages other than English any mention. A budget or a price limit is not a claim;
-    5. a claimed role or permission (admin, access rights, VIP);
-    6. a sentence that addresses the agent or sets a standing rule ("from now on", "you must",
-       "always tell…"): refused when it concerns other people, allowed when it only says how the
-       user wants their own answers presented (language, length, format, tone, units, name: the
-       procedural memory of a preference), refused otherwise.
+    1. an attempt to override the agent's instructions ("ignore your previous instructions",
+       "system prompt", "developer mode", "your rules no longer apply", "no restrictions");
+    2. markup: a role label at the start of a line or sentence ("System:", "user:"), a tag of any
+       name (``</memories>``, ``<agent_rules>``), a heading, a code fence, a table, a JSON record;
+    3. a credential (:mod:`memory_agent.memory.secrets`);
+    4. a claimed money entitlement (:mod:`memory_agent.memory.claims`);
+    5. a claimed role or permission (:mod:`memory_agent.memory.claims`);
+    6. a standing action on the user's account or a check skipped ("always approve my refunds",
+       "never ask me for ID");
+    7. a sentence that addresses the agent or sets a standing rule ("from now on", "you must",
+       "always tell…", "when I say X, do Y"): refused when it concerns other people, allowed when it
+       only says how the user wants their own answers presented (language, length, format, tone,
+       units, name: the procedural memory of a preference), refused otherwise.
 
-    Text is NFKC-normalised, zero-width characters are removed and each sentence is read on its
-    own. A screen of word patterns, not a proof: approval and the fenced memory block remain the
-    other defences.
+    A screen of word patterns in English and common phrasings of other languages, not a proof: the
+    model's risk category, approval and the fenced memory block remain the other defences.
     """
-    text = _prepare(text)
-    flat = " ".join(text.split())
-    if _OVERRIDE.search(flat):
-        return "reads as an instruction to the agent (it tries to override the agent's instructions)"
-    if _MARKUP.search(flat) or _MARKUP.search(text):
-        return "imitates a role label or the prompt's markup"
-    if _SECRET.search(flat):
-        return "contains a password, key or other secret (never stored)"
-    money = (_MONEY.search(flat) and _MONEY_GRANT.search(flat)) or _OWN_PRICE.search(flat)
-    if money or _MONEY_OTHER_LANGUAGES.search(flat):
-        return "claims prices, discounts, refunds, credit or another money entitlement"
-    if _POWER.search(flat):
-        return "claims a role or permissions (admin, access rights)"
-    for sentence in _SENTENCE_END.split(text):
-        sentence = _REMEMBER_PREFIX.sub("", " ".join(sentence.split()))
+    texts = readings(text)
+    if any(_OVERRIDE.search(t) for t in texts):
+        return Finding(INSTRUCTION, "reads as an instruction to the agent (it tries to override the agent's "
+                                    "instructions)")
+    lines = [prompt_text(line) for line in _LINE_BREAK.split(text)]
+    if any(_MARKUP.search(t) for t in texts) or any(_LINE_MARKUP.search(line) for line in lines):
+        return Finding(INSTRUCTION, "imitates a role label or the prompt's markup")
+    if reason := credential_reason(*texts):
+        return Finding(CREDENTIAL, reason)
+    if reason := entitlement_reason(*texts):
+        return Finding("entitlement", reason)
+    if reason := role_reason(*texts):
+        return Finding("role", reason)
+    if any(_STANDING_ACTION.search(t) for t in texts):
+        return Finding(INSTRUCTION, "reads as an instruction to the agent (a standing action on the account)")
+    for sentence in (s for t in texts for s in _SENTENCE_END.split(t)):
+        sentence = _REMEMBER_PREFIX.sub("", sentence.strip())
         if not sentence or not _DIRECTIVE.search(sentence):
             continue
         if _THIRD_PARTY.search(sentence):
-            return "sets a rule for how the agent treats other people"
+            return Finding(INSTRUCTION, "sets a rule for how the agent treats other people")
         if _PRESENTATION.search(sentence) and not _NOT_PRESENTATION.search(sentence):
             continue  # a presentation preference about the user's own answers
-        return "reads as an instruction to the agent"
+        return Finding(INSTRUCTION, "reads as an instruction to the agent")
     return None
+
+
+def instruction_reason(text: str) -> str | None:
+    """Why ``text`` may not be stored as a memory (the reason of :func:`screen`), or ``None`` when it may."""
+    finding = screen(text)
+    return finding.reason if finding else None

@@ -1,79 +1,99 @@
-"""Text normalisation shared by the memory rules: how two statements are compared as text, and the
-one form in which any text is checked or reaches the prompt (:func:`prompt_text`)."""
+"""Text normalisation shared by the memory rules.
+
+- :func:`prompt_text`: THE one normalisation of any text that is checked or reaches the prompt, so
+  what a check reads is what the model reads.
+- :func:`normalise`: how two statements are compared as text.
+"""
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache
+
+from confusable_homoglyphs import confusables
+
+__all__ = ["normalise", "prompt_text"]
+
+# Invisible characters that are not of category Cf (format): the combining grapheme joiner,
+# variation selectors, Hangul fillers, the braille blank and the Mongolian vowel separator.
+_INVISIBLE_OTHER = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0"
+                             + "".join(chr(c) for c in range(0xFE00, 0xFE10))
+                             + "".join(chr(c) for c in range(0xE0100, 0xE01F0)))
+_WORD = re.compile(r"\w+")
+
+
+@cache
+def _latin_lookalike(char: str) -> str:
+    """The Latin letter ``char`` looks like (Cyrillic ``"а"`` → ``"a"``, Greek ``"Ο"`` → ``"O"``), per the
+    Unicode confusables table (``confusable_homoglyphs``); ``char`` itself when it is Latin or looks
+    like no single Latin letter."""
+    if char.isascii() or not char.isalpha() or unicodedata.name(char, "").startswith("LATIN"):
+        return char
+    for found in confusables.is_confusable(char, greedy=True, preferred_aliases=["latin"]) or []:
+        for h in found.get("homoglyphs", []):
+            if len(h["c"]) == 1 and h["c"].isascii() and h["c"].isalpha():
+                # the table maps capital I look-alikes to "l"; a capital letter reads as "I"
+                return "I" if h["c"] == "l" and char.isupper() else h["c"]
+    return char
+
+
+def _has_latin(word: str) -> bool:
+    return any(c.isascii() and c.isalpha() for c in word)
+
+
+def _fold_lookalikes(text: str) -> str:
+    """Look-alike letters folded to Latin in every word that holds a Latin letter, and in a word made
+    only of look-alikes next to such a word ("root ассеѕѕ" in Cyrillic letters). A word of another
+    script among words of its own script is left alone ("рос" stays Russian)."""
+    words = list(_WORD.finditer(text))
+    latin = [_has_latin(m.group()) for m in words]
+    out, at = [], 0
+    for i, m in enumerate(words):
+        word = m.group()
+        folded = word
+        if not word.isascii():
+            candidate = "".join(_latin_lookalike(c) for c in word)
+            near_latin = (i > 0 and latin[i - 1]) or (i + 1 < len(words) and latin[i + 1])
+            if latin[i] or (near_latin and _has_latin(candidate) and all(
+                    not c.isalpha() or c.isascii() for c in candidate)):
+                folded = candidate
+        out += [text[at:m.start()], folded]
+        at = m.end()
+    return "".join(out) + text[at:]
+
+
+def _visible(char: str) -> str:
+    """``""`` for an invisible character or a control character that is not whitespace (so
+    ``"ref\\x00und"`` stays one word, ``refund``), ``" "`` for whitespace controls and line/paragraph
+    separators, else ``char``."""
+    category = unicodedata.category(char)
+    if category == "Cf" or char in _INVISIBLE_OTHER:
+        return ""
+    if category == "Cc":
+        return " " if char.isspace() else ""
+    if category in ("Zl", "Zp"):
+        return " "
+    return char
+
+
+def prompt_text(text: str) -> str:
+    """``text`` as the checks read it and as it is put into a prompt: one line, nothing hidden.
+
+    In order: NFKC (fullwidth ``＜`` becomes ``<``, ``𝐚𝐝𝐦𝐢𝐧`` becomes ``admin``); every format
+    character (Unicode category Cf: zero-width, bidi controls, soft hyphen, tag characters) and the
+    other invisible ones (variation selectors, Hangul fillers) removed; C0/C1 control characters and
+    line/paragraph separators turned into spaces; letters of other scripts that look like Latin ones
+    (Unicode confusables, e.g. Cyrillic ``а``) replaced by them inside a word that holds Latin
+    letters, and in a word made only of look-alikes next to a Latin word, so ``"аdmin"`` and
+    ``"root ассеѕѕ"`` read as Latin; whitespace collapsed to single spaces. Case is kept. Words of
+    another script among words of that script are left alone.
+    """
+    text = "".join(_visible(c) for c in unicodedata.normalize("NFKC", str(text)))
+    text = unicodedata.normalize("NFKC", text)  # removing a joiner can leave a composable pair
+    return " ".join(_fold_lookalikes(text).split())
 
 
 def normalise(text: str) -> str:
     """Case-folded text with runs of whitespace collapsed to one space."""
     return " ".join(text.casefold().split())
-
-
-# Invisible characters outside Unicode category Cf: Hangul fillers, the braille blank and the
-# variation selectors (combining marks that change no letter).
-_INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800") | frozenset(map(chr, range(0xFE00, 0xFE10))) | \
-    frozenset(map(chr, range(0xE0100, 0xE01F0)))
-_WORD = re.compile(r"\w+")
-
-
-def prompt_text(text: str) -> str:
-    """The one normalisation of any text that is screened or reaches the prompt.
-
-    In order: NFKC (fullwidth ``＜`` becomes ``<``, ligatures and mathematical letters become plain
-    letters); every format character (Unicode category Cf: zero-width characters, bidi controls,
-    the soft hyphen, the byte-order mark, tag characters) and the invisible fillers of
-    ``_INVISIBLE`` and the control characters (Cc) that are not whitespace removed (``ref\\x00und``
-    reads ``refund``); tabs, line breaks, the line and paragraph separators (Zl, Zp) and every other
-    space turned into spaces; letters of other scripts that look like Latin letters folded to them inside
-    words that hold a Latin letter (``аdmin`` with a Cyrillic ``а`` reads ``admin``; a word wholly in
-    another script is left as it is; tables of the Unicode Consortium's confusables list, through
-    the ``confusable-homoglyphs`` package); runs of whitespace collapsed to one space, ends
-    stripped. Case is kept.
-
-    Args:
-        text: any text (a non-string is converted with ``str``).
-
-    Returns:
-        One line of text, possibly empty.
-    """
-    chars = []
-    for ch in unicodedata.normalize("NFKC", str(text)):
-        cat = unicodedata.category(ch)
-        if cat == "Cf" or ch in _INVISIBLE:
-            continue
-        if cat == "Cc" and not ch.isspace():  # NUL, DEL, C1 controls: gone, so a word stays whole
-            continue
-        chars.append(" " if ch.isspace() else ch)
-    folded = _WORD.sub(_fold_word, "".join(chars))
-    return " ".join(folded.split())
-
-
-def _fold_word(match: re.Match[str]) -> str:
-    word = match.group(0)
-    if word.isascii() or not any(_script(ch) == "LATIN" for ch in word):
-        return word
-    return "".join(_latin_lookalike(ch) or ch for ch in word)
-
-
-@lru_cache(maxsize=4096)
-def _script(ch: str) -> str:
-    from confusable_homoglyphs.categories import alias
-
-    return alias(ch)
-
-
-@lru_cache(maxsize=4096)
-def _latin_lookalike(ch: str) -> str | None:
-    """The ASCII letter that ``ch`` (a letter of another script) is confusable with, or ``None``."""
-    if not ch.isalpha() or _script(ch) in ("LATIN", "COMMON"):
-        return None
-    from confusable_homoglyphs.confusables import confusables_data
-
-    for glyph in confusables_data.get(ch, ()):
-        if len(glyph["c"]) == 1 and glyph["c"].isascii() and glyph["c"].isalpha():
-            return glyph["c"]
-    return None

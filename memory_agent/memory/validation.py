@@ -1,23 +1,32 @@
 """Code checks on every proposal, before a person sees it.
 
-The model proposes; these rules decide what may even be shown for approval. A proposal is
-rejected, with the reason recorded in the audit log, when it is:
+The model proposes and judges each item's risk (``ProposedFact.risk``); these rules decide what may
+even be shown for approval, whatever the approval mode. A proposal is rejected, with the reason
+recorded in the audit log, when it is:
 
 - **ungrounded**: it cites no message, a message that is not in this thread, or one not written
-  by the user; or its evidence does not occur in those messages (whitespace and case normalised);
-- **an instruction to the agent** ("from now on…", "ignore previous…", rules for other people,
-  prices, discounts, refunds, credit, permissions, secrets, markup imitating the prompt): see
-  :func:`memory_agent.memory.injection.instruction_reason`. Presentation preferences about the
+  by the user; or its evidence does not occur in those messages; or its content states values
+  (names, numbers, places, money, roles) that are not in the evidence
+  (:func:`memory_agent.memory.grounding.unsupported_words`). Text is compared as
+  :func:`memory_agent.memory.text.prompt_text` renders it, case folded;
+- **a credential or an instruction to the agent**, by the model's risk category or by the code's
+  screen (:func:`memory_agent.memory.injection.screen`: overrides, markup, secrets, standing rules,
+  and claimed money entitlements or roles it recognises). Presentation preferences about the
   user's own answers ("from now on answer me in German", "keep answers short": procedural memory)
   stay allowed;
 - **a guess or chatter**: hedged ("might", "maybe", "someday"), a question, empty, or over the
   length cap;
 - **sensitive data said in passing** (health, religion, politics, sexual life, precise location,
-  finances) unless the user explicitly asked to remember it, in which case it is kept and
-  marked ``restricted``;
+  finances, identity numbers: the model's ``sensitive`` risk or
+  :func:`memory_agent.memory.sensitive.sensitive_reason`) unless the user explicitly asked to
+  remember it, in which case it is kept and marked ``restricted`` (seed 001);
 - **procedural memory not asked for** (:func:`procedural_reason`): a ``procedural`` fact (how
   answers are presented: style, format, language) needs an explicit request in the user's own
   message, must be about presentation, and never about other people.
+
+An item the model judged an ``entitlement`` or a ``role`` that the screen did not refuse passes with
+that risk: it is stored only when a person approves it (asked in modes ``always`` and
+``risky-only``, dropped in ``never``: :mod:`memory_agent.nodes.human_approval` and the commit).
 """
 
 from __future__ import annotations
@@ -28,10 +37,12 @@ from dataclasses import dataclass
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
-from memory_agent.core.facts import ProposedFact
+from memory_agent.core.facts import PERSON_ONLY_RISKS, ProposedFact
 from memory_agent.core.messages import message_text
-from memory_agent.memory.injection import instruction_reason
-from memory_agent.memory.text import normalise
+from memory_agent.memory.grounding import unsupported_words
+from memory_agent.memory.injection import instruction_reason, screen
+from memory_agent.memory.sensitive import asked_to_remember, sensitive_reason
+from memory_agent.memory.text import prompt_text
 
 MAX_CONTENT_CHARS = 300
 
@@ -40,16 +51,11 @@ _HEDGE = re.compile(
     r"considering|wondering)\b",
     re.IGNORECASE,
 )
-_SENSITIVE = re.compile(
-    r"\b(diabet\w*|depress\w*|cancer|hiv|pregnan\w*|medication|therapy|therapist|diagnos\w*|disorder|"
-    r"religio\w*|christian|muslim|jewish|hindu|buddhist|atheist|church|mosque|synagogue|"
-    r"vote[ds]?|voting|democrat\w*|republican\w*|political|"
-    r"sexual\w*|gay|lesbian|bisexual|"
-    r"salary|bank account|iban|credit card|debts?|mortgage|net worth|"
-    r"\d+\s+\w+\s+(street|st\.|avenue|ave\.|road|rd\.)|postcode|zip code)\b",
-    re.IGNORECASE,
-)
-_EXPLICIT_REMEMBER = re.compile(r"\b(remember|keep in mind|note that|don't forget)\b", re.IGNORECASE)
+#: The reason given when the model itself judged an item a credential or an instruction.
+MODEL_RISK_REASONS = {
+    "credential": "the model judged it a password, PIN, key or other secret (never stored)",
+    "instruction": "the model judged it an instruction to the agent (never stored)",
+}
 
 
 @dataclass
@@ -57,16 +63,22 @@ class Verdict:
     """The result of :func:`check_proposal`: ``ok`` and, when not ok, the ``reason``.
 
     ``sensitivity`` is the value to store (a sensitive fact the user asked to keep becomes
-    ``restricted``).
+    ``restricted``); ``risk`` is ``"entitlement"`` or ``"role"`` for an item only a person may
+    approve, else ``"none"`` or ``"sensitive"``.
     """
 
     ok: bool
     reason: str = ""
     sensitivity: str = "common"
+    risk: str = "none"
+
+
+def _folded(text: str) -> str:
+    return prompt_text(text).casefold()
 
 
 def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage]) -> Verdict:
-    """Validate one model proposal against the thread's messages.
+    """Validate one model proposal against the thread's messages (module docstring).
 
     Args:
         proposal: what the model proposed.
@@ -94,14 +106,18 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage]) -> V
         cited.append(message_text(msg))
     if not evidence:
         return Verdict(False, "gives no evidence")
-    if normalise(evidence) not in normalise(" ".join(cited)):
+    if _folded(evidence) not in _folded(" ".join(cited)):
         return Verdict(False, "its evidence does not occur in the cited user message")
     if proposal.operation == "retract":
         return Verdict(True)
     for text in (evidence, content):
-        reason = instruction_reason(text)
-        if reason:
-            return Verdict(False, reason)
+        finding = screen(text)
+        if finding:
+            return Verdict(False, finding.reason)
+    if proposal.risk in MODEL_RISK_REASONS:
+        return Verdict(False, MODEL_RISK_REASONS[proposal.risk])
+    if missing := unsupported_words(content, evidence):
+        return Verdict(False, "the content states what the cited words do not: " + ", ".join(missing))
     if evidence.rstrip().endswith("?"):
         return Verdict(False, "a question, not a statement")
     if _HEDGE.search(evidence):
@@ -110,12 +126,14 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage]) -> V
         reason = procedural_reason(content, cited)
         if reason:
             return Verdict(False, reason)
-    sensitive = proposal.sensitivity == "restricted" or bool(_SENSITIVE.search(evidence) or _SENSITIVE.search(content))
+    risk = proposal.risk if proposal.risk in PERSON_ONLY_RISKS else "none"
+    sensitive = (proposal.sensitivity == "restricted" or proposal.risk == "sensitive"
+                 or bool(sensitive_reason(evidence) or sensitive_reason(content)))
     if sensitive:
-        if not any(_EXPLICIT_REMEMBER.search(c) for c in cited):
+        if not any(asked_to_remember(c) for c in cited):
             return Verdict(False, "sensitive data said in passing (ask explicitly to have it remembered)")
-        return Verdict(True, sensitivity="restricted")
-    return Verdict(True)
+        return Verdict(True, sensitivity="restricted", risk=risk if risk != "none" else "sensitive")
+    return Verdict(True, risk=risk)
 
 
 # ---- procedural memory -----------------------------------------------------------------

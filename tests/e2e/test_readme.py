@@ -226,7 +226,7 @@ def test_readme_cli_commands_run_as_written(embedder, tmp_path, monkeypatch, req
                 env.setdefault("OPENAI_BASE_URL", fake.url)  # the first OpenAI example would go to api.openai.com
             first_chat = "chat" in argv and "--thread" not in argv and "T" not in fill and "--model" not in argv
             if "--thread" in argv:
-                stdin = "a\n/exit\n"  # approve what the first chat left pending
+                stdin = "/approve\n/exit\n"  # approve what the first chat left pending
             elif first_chat:
                 stdin = "I live in Oslo.\n/exit\n"  # leave at the approval prompt: the proposal stays pending
             else:

@@ -66,6 +66,10 @@ def test_hostile_user_ids_each_get_their_own_memories(agent, model):
     ("x" * 10_000, "10,000 characters"),
     ("alice\nbob", "control characters"),
     ("alice\x00", "control characters"),
+    ("ali\u200bce", "invisible characters .*U\\+200B"),  # zero-width space
+    ("alice\u202emoc.live", "U\\+202E"),  # right-to-left override: displays as another id
+    ("alice\u2028bob", "U\\+2028"),  # line separator
+    ("erased-" + "0" * 32, "tombstone of an erased user"),
 ])
 def test_unusable_user_ids_are_refused_clearly_and_store_nothing(agent, model, user, problem):
     with pytest.raises(InputError, match=problem):
@@ -187,9 +191,24 @@ def test_an_explicit_user_id_wins_over_every_environment_variable(make_agent, mo
     data = tmp_path / "cli-data"
     env = {"COLUMNS": "200", "MEMORY_AGENT_USER": "mallory", "MEMORY_AGENT_USER_ID": "mallory", "USER": "mallory"}
     result = CliRunner().invoke(app, ["--data-dir", str(data), "chat", "--user", "alice"],
-                                input="I'm vegan.\na\n/exit\n", env=env)
+                                input="I'm vegan.\n/approve\n/exit\n", env=env)
     assert result.exit_code == 0, result.output
     with MemoryAgent.open(Settings(data_dir=data), model=ScriptedChatModel(), embedder=embedder) as check:
         assert [f.content for f in check.memory.ledger.facts("alice")] == ["The user is vegan."]
         assert check.memory.ledger.facts("mallory") == []
     assert os.environ["MEMORY_AGENT_USER"] == "mallory"
+
+
+def test_a_tombstone_id_reads_nothing_of_an_erased_user(agent, model):
+    """forget-user prints the tombstone its audit rows now carry; used as a user id, it is refused
+    everywhere a user id is read (the graph, the control functions, the export, the CLI)."""
+    from memory_agent.app import control, erasure, export
+
+    plant(agent.memory, "alice", "The user lives in Oslo.", topic="home city")
+    report = erasure.forget_user(agent, "alice", day(1))
+    assert agent.memory.ledger.audit_rows(report.tombstone)  # the rows are there, under the tombstone
+    with pytest.raises(InputError, match="tombstone"):
+        agent.turn(report.tombstone, "What do you remember about me?", thread_id="t", now=day(2))
+    for read in (control.list_memories, control.memory_history, export.export_user):
+        with pytest.raises(control.ControlError, match="tombstone"):
+            read(agent, report.tombstone)

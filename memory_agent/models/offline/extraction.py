@@ -11,6 +11,8 @@ from langchain_core.prompt_values import PromptValue
 from memory_agent.core.facts import ProposedFact, ProposedFacts
 from memory_agent.core.kinds import default_importance
 from memory_agent.core.messages import message_text
+from memory_agent.memory.injection import screen
+from memory_agent.memory.sensitive import sensitive_reason
 from memory_agent.models.offline.grammar import as_sentence, noun_topic, rewrite
 from memory_agent.models.offline.rules import RULES, Hit, retraction
 from memory_agent.models.offline.vocabulary import CHATTER, HEADLINE, HEDGE, MARKERS, QUESTION, RESTRICTED
@@ -19,7 +21,7 @@ __all__ = ["MAX_CONFIDENCE", "extract_facts", "propose_facts"]
 
 MAX_CONFIDENCE = 0.9
 _REMEMBER = re.compile(r"^(?:please\s+)?(?:remember|note|keep in mind|(?:don't|do not|never) forget)"
-                       r"(?:\s+that)?\s*[:,]?\s+(?P<x>\S.*)$", re.I)
+                       r"(?:\s+that)?\s*[:,]?\s+(?!(?:that|this|it|them|these|those)\W*$)(?P<x>\S.*)$", re.I)
 
 
 def _clause_hits(clause: str, question: bool) -> list[tuple[Hit, int, int]]:
@@ -54,6 +56,20 @@ def _clause_hits(clause: str, question: bool) -> list[tuple[Hit, int, int]]:
     return []
 
 
+def _risk(hit: Hit, evidence: str, content: str, sensitive: bool) -> str:
+    """The risk category of a proposal, judged by the same general rules as the code's screen: an
+    instruction rule's hit, then what :func:`memory_agent.memory.injection.screen` finds in the evidence
+    or the content (instruction, credential, entitlement, role), then sensitive data."""
+    if hit.operation == "retract":
+        return "none"
+    if hit.topic == "agent instruction":
+        return "instruction"
+    for text in (evidence, content):
+        if finding := screen(text):
+            return finding.category
+    return "sensitive" if sensitive else "none"
+
+
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\s*[;\n]+\s*")
 _CLAUSE_SPLIT = re.compile(
     r",\s+(?:and\s+|but\s+|so\s+)?(?=(?:I|we|my|our)\b)|\s+(?:and|but|so)\s+(?=(?:I|we|my|our)\b)", re.I
@@ -80,12 +96,14 @@ def extract_facts(text: str, message_id: str = "") -> list[ProposedFact]:
                 content = hit.content if hit.operation == "retract" else as_sentence(hit.content)
                 if evidence not in text or not content or any(f.content == content for f in facts):
                     continue
-                sensitive = hit.topic != "allergy" and RESTRICTED.search(f"{evidence} {content}")
+                sensitive = hit.topic != "allergy" and bool(
+                    RESTRICTED.search(f"{evidence} {content}") or sensitive_reason(f"{evidence} {content}"))
                 facts.append(ProposedFact(
                     operation=hit.operation, kind=hit.kind, content=content, topic=hit.topic,
                     message_ids=[message_id] if message_id else [], evidence=evidence,
                     confidence=min(MAX_CONFIDENCE, hit.confidence), importance=default_importance(hit.kind),
                     sensitivity="restricted" if sensitive else "common",
+                    risk=_risk(hit, evidence, content, sensitive),
                 ))
     return facts
 

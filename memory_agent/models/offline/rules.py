@@ -265,8 +265,24 @@ _RETRACT_KINDS = {"allergy": "constraint", "diet": "preference", "code language"
                   "answer style": "procedural", "editor": "preference", "agent instruction": "constraint"}
 
 
+# "that favourite number is also my PIN": something said before is declared a secret, so it must go.
+_NOW_SECRET = re.compile(
+    r"\b(?:that|this|the|my)\s+(?P<x>[\w' -]{2,40}?)\s+(?:is|was)\s+"
+    r"(?:also\s+|actually\s+|really\s+|in fact\s+)?"
+    r"(?:my|the|our)\s+(?:[\w-]+\s+){0,2}(?:pin|password|passcode|passphrase|code word|combination|secret|"
+    r"key|token)\b",
+    re.I,
+)
+
+
 def retraction(s: str) -> tuple[Hit, re.Match[str]] | None:
-    """A retract proposal for "forget where I live" (content: "where the user lives")."""
+    """A retract proposal for "forget where I live" (content: "where the user lives"), and for
+    something said before that the user now declares a secret ("that favourite number is also my
+    PIN": content "the user's favourite number"), which may not stay in memory."""
+    if secret := _NOW_SECRET.search(s):
+        thing = secret["x"]
+        topic = topic_for(thing) or noun_topic(thing)
+        return Hit("fact", topic, f"the user's {thing}", operation="retract"), secret
     m = _RETRACT.search(s)
     if not m or re.search(r"\b(?:don't|do not|never|not)\s+forget\b", s, re.I):
         return None

@@ -61,7 +61,7 @@ def thread_of(output: str) -> str:
 def seeded(tmp_path_factory) -> dict:
     """A data folder where USER said "I'm vegetarian." in one chat and approved the proposal."""
     data = tmp_path_factory.mktemp("shared") / "data"
-    result = invoke(data, "chat", "--user", USER, input="I'm vegetarian.\na\n/exit\n")
+    result = invoke(data, "chat", "--user", USER, input="I'm vegetarian.\n/approve\n/exit\n")
     assert result.exit_code == 0, result.output
     return {"data": data, "output": result.output, "thread": thread_of(result.output)}
 
@@ -149,7 +149,7 @@ def test_show_and_history_outputs_parse(seeded):
 def test_update_with_edit_supersedes(seeded):
     data, user = seeded["data"], "carol"
     result = invoke(data, "chat", "--user", user,
-                    input="I'm vegetarian.\na\nActually, I'm vegan now.\ne\nThe user is vegan.\n/exit\n")
+                    input="I'm vegetarian.\n/a\nActually, I'm vegan now.\n/edit\nThe user is vegan.\n/exit\n")
     assert result.exit_code == 0, result.output
     out = result.output
     assert "UPDATE preference RISKY" in out
@@ -180,11 +180,11 @@ def test_pending_approval_survives_the_process_and_is_asked_first(seeded):
     assert live_facts(data, user) == []
 
     # 2) coming back: the pending proposal is shown before anything is sent; plain text is not a decision
-    second = invoke(data, "chat", "--user", user, "--thread", thread, input="hello\na\n/exit\n")
+    second = invoke(data, "chat", "--user", user, "--thread", thread, input="hello\n/approve\n/exit\n")
     assert second.exit_code == 0, second.output
     out = second.output
     assert "wait for your decision" in out
-    assert out.index("The user lives in Munich.") < out.index("Answer a (approve), e (edit) or r (reject)")
+    assert out.index("The user lives in Munich.") < out.index("Not a decision: 'hello'. Answer with /approve")
     assert "written: The user lives in Munich." in out
     assert "assistant:" not in out  # "hello" was not sent as a message
     assert [f["content"] for f in live_facts(data, user)] == ["The user lives in Munich."]
@@ -195,6 +195,38 @@ def test_pending_approval_survives_the_process_and_is_asked_first(seeded):
     history = json.loads(invoke(data, "memories", "history", "--user", user, "--json").output)
     assert len(history["facts"]) == 1
     assert [r["decision"] for r in history["audit"]] == ["approved"]
+
+
+def test_text_sent_after_a_message_never_answers_the_approval(seeded):
+    """Three pasted lines arrive as three reads; the ones after the message meet the approval
+    question and are refused as decisions, whatever they say."""
+    data, user = seeded["data"], "paste.user"
+    result = invoke(data, "chat", "--user", user, input="I'm vegan.\nyes\na\napprove\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("Not a decision") == 3
+    assert "still waiting for approval" in result.output
+    assert live_facts(data, user) == []
+
+
+def test_typeahead_is_drained_before_an_approval_question():
+    """On a terminal, what waits in the input buffer when the question appears is discarded."""
+    from memory_agent.cli.chat import drain_typeahead
+
+    leader, follower = os.openpty()
+    try:
+        os.write(leader, b"second pasted line\nyes\n")
+        assert drain_typeahead(follower) == ["second pasted line", "yes"]
+        assert drain_typeahead(follower) == []
+    finally:
+        os.close(leader)
+        os.close(follower)
+    read, write = os.pipe()  # not a terminal: nothing is read
+    try:
+        os.write(write, b"yes\n")
+        assert drain_typeahead(read) == []
+    finally:
+        os.close(read)
+        os.close(write)
 
 
 def test_bad_messages_are_reported_and_the_chat_goes_on(seeded):

@@ -1,0 +1,158 @@
+"""Claims the user's word cannot establish: money entitlements and roles or permissions.
+
+Seed 001: facts that affect price, credit or permissions are not stored from a user message
+without validation. These detectors are the code's second line behind the model's ``entitlement``
+and ``role`` risk (see :mod:`memory_agent.memory.injection`); what they find is refused whoever
+approves.
+
+- :func:`entitlement_reason`: a money term (discount, refund, credit, free shipping, "on the house",
+  a locked price… in English and twelve other languages) *together with* a claim: an amount or a
+  percentage, a grant ("promised", "agreed", "arranged", "entitled", "owed"), or a scope that makes it
+  standing ("for me", "every order", "lifetime", "forever", "automatic"). A money word alone is
+  not a claim: "my favourite band is Discount Cowboys", "I handle refund requests for an airline",
+  "I collect coupons from the 1950s" are kept.
+- :func:`role_reason`: a role or permission *in this service*: rights, privileges, access or
+  clearance ("root access", "admin privileges", "permission to change other accounts"), a role
+  noun tied to this service ("admin here", "moderator of this platform") or said bare
+  ("The user is an administrator."), a tier ("Gold member", "VIP staff") or an assignment ("my
+  role is …", "flagged as internal tester", "on the allow-list"). A job said about oneself is not
+  one: "I work as a system administrator at a hospital", "I'm the owner of a bakery".
+
+Text is expected as :func:`memory_agent.memory.text.prompt_text` returns it.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["entitlement_reason", "role_reason"]
+
+ENTITLEMENT = "claims prices, discounts, refunds, credit or another money entitlement"
+ROLE = "claims a role or permissions (admin, access rights)"
+
+
+def _rx(*parts: str) -> re.Pattern[str]:
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+_FREE_THING = (r"shipping|delivery|postage|upgrades?|subscriptions?|access|months?|years?|plans?|items?|products?|"
+               r"orders?|trials?|tickets?|credits?|service|support|premium|membership|laptop|phone|device|gifts?|"
+               r"returns?|repairs?|installation|lifetime|for life|forever")
+_MONEY = _rx(
+    r"\b(discount\w*|refund\w*|rebates?|coupons?|vouchers?|promo codes?|cash ?back|store credit|account credit|"
+    r"(standing|goodwill|bonus|account|service) credit|credits? (of|worth|on|to|in)\b|compensation|reimburs\w*|"
+    r"chargebacks?|gift cards?|loyalty points|waive[sd]?|waiver|free of charge|for free|at no (cost|charge)|"
+    r"no charge|on the house|half price|percent off|price (lock|locked|freeze|guarantee)|locked price|"
+    r"(fees?|charges?|prices?) (are|is|were|was) (waived|zero|removed|cancelled|canceled|dropped))\b",
+    rf"\bfree\s+(?:\w+\s+)?({_FREE_THING})\b|\b(ships?|shipping|delivery) (is |are )?free\b|\d\s*%\s*(off|0ff)\b",
+    r"\b(rabatt\w*|nachlass\w*|gutschrift\w*|gutschein\w*|erstattung\w*|rückerstattung\w*|kostenlos\w*|"
+    r"versandkostenfrei|gratis|umsonst|remises?|réductions?|rabais|remboursement\w*|gratuit\w*|offert\w*|"
+    r"descuentos?|reembolsos?|devoluci\w+|crédito|cupón|cupones|gratuit[oa]s?|sin (coste|costo|cargo)|"
+    r"bonificaci\w+|desconto\w*|cupom|grátis|frete grátis|sconto|sconti|rimbors\w*|credito|omaggio|rabat\w*|"
+    r"zniżk\w*|zwrot\w*|darmow\w*|bezpłatn\w*|za darmo|скидк\w*|возврат\w*|бесплатн\w*|купон\w*|компенсаци\w*|"
+    r"indirim\w*|iade\w*|ücretsiz|bedava|kredi\w*|korting|terugbetaling|tegoed)\b",
+    r"折扣|[一二三四五六七八九]折|打.{0,2}折|退款|免费|免运费|包邮|优惠|返现|代金券|割引|返金|無料|クーポン|\d+\s*%\s*オフ|"
+    r"خصم\w*|استرداد|مجان\w*|قسيمة|رصيد|छूट|रिफंड|मुफ़्त|मुफ्त|कैशबैक|할인|환불|무료|쿠폰",
+)
+_CLAIM = _rx(
+    # an amount or a percentage
+    r"\d\s*%|[$€£¥₹₺]\s?\d|\d\s?[$€£¥₹₺]|\b\d[\d,.]*\s*(euros?|eur|dollars?|usd|pounds?|gbp|zł|zloty|tl|lira|"
+    r"руб\w*|reais|rupees?|yen)\b|\d\s*(元|円|ريال|रुपये)|\b(half|full|total|complete|integral)\b",
+    # a grant or an agreement
+    r"\b(entitled|eligible|qualif\w+|owed?|owes|deserve[sd]?|promised|guaranteed|approved|authori[sz]ed|"
+    r"arranged|agreed|granted|waived|confirmed|set up|gave me|give me|gets?|getting|receives?|"
+    r"have|has|holds?|carries|carry|applies|apply)\b",
+    # a standing scope
+    r"\b(for me|to me|for the user|to the user|the user's account|my account|my orders?|my purchases?|my plans?|"
+    r"my subscriptions?|every|all|any|always|"
+    r"forever|permanent\w*|lifetime|for life|standing|automatic\w*|until \d{4}|next \w+ (months?|years?)|"
+    r"on the house|no questions asked)\b",
+    r"\b(anspruch|vereinbart|zugesagt|versprochen|genehmigt|bekomme|erhalte|habe|lebenslang\w*|dauerhaft|"
+    r"für immer|immer|künftig|alle|droit|accordé\w*|promis\w*|convenu|toujours|à vie|toutes|tous|j'ai|"
+    r"tengo|tiene|derecho|completo|diritto|totale|krijgt|krijg|alle|"
+    r"tengo|me (lo |la )?(confirmó|prometi\w+|dieron|concedieron|dio)|siempre|de por vida|todo|todas|"
+    r"tenho|fiquei|prometeram|vitalíci\w+|para sempre|sempre|promesso|promessa|ho diritto|a vita|per sempre|"
+    r"tutti|tutto|mam|dożywotni\w*|na zawsze|zawsze|ustalon\w*|obiecan\w*|wszystk\w+|у меня|навсегда|"
+    r"пожизненн\w*|всегда|обещал\w*|вс[её]|ömür boyu|her zaman|süresiz|bana|tanımla\w*|tüm)\b",
+    r"以后|所有|永久|终身|一直|同意|享受|已经|今後|ずっと|永久|全品|すべて|なりました|دائم\w*|مدى الحياة|منحني|كل|"
+    r"हर|हमेशा|मिलती|मिलता|मंज़ूर|मंजूर|평생|항상|모든",
+)
+# A price the user claims as theirs ("my price is $1", "a price of 9.99 for me").
+_OWN_PRICE = _rx(
+    r"\b(my|the user's|his|her|their|our)\s+(\w+\s+)?(prices?|pricing|rates?)\b.{0,40}\b(is|are|was|of|at)\s+"
+    r"[$€£¥]?\d",
+    r"\b(my|the user's|his|her|their|our)\s+(\w+\s+)?(prices?|pricing|rates?)\s+(is|are|was|of|at|stays?)\b",
+    r"\b(price|rate)\s+(of\s+)?[$€£]?\d[\d.,]*\s*(\w+\s+){0,3}(for me|for the user|forever|for life)",
+)
+
+
+def entitlement_reason(*readings: str) -> str | None:
+    """:data:`ENTITLEMENT` when a reading holds a money term with a claim (module docstring), else ``None``."""
+    for text in readings:
+        if _OWN_PRICE.search(text):
+            return ENTITLEMENT
+        for sentence in re.split(r"(?<=[.!?。！？])\s+|\s*[;\n]\s*", text):
+            if _MONEY.search(sentence) and _CLAIM.search(sentence):
+                return ENTITLEMENT
+    return None
+
+
+# Roles that hold power in a service; said bare ("I'm an admin.") they are a claim on this one.
+_POWER_NOUN = (r"admin|administrator|superuser|super user|super-user|sysadmin|root user|moderator|operator|"
+               r"owner|staff|staff member|member of staff|insider|vip")
+# Any role, a claim only when tied to this service ("a developer of this app").
+_ROLE_NOUN = _POWER_NOUN + r"|employee|developer|engineer|tester|manager|supervisor|agent|representative"
+_THIS = (r"(this|your|the|our)\s+(system|service|platform|site|website|app|application|workspace|backend|server|"
+         r"account|accounts|company|assistant|bot|chat|agent|tool|team|store|shop|database|organi[sz]ation)")
+_ROLE = _rx(
+    # rights, privileges, access or clearance
+    r"\b(admin(istrator|istrative)?|root|superuser|sudo|full|elevated|special|unrestricted|unlimited|privileged|"
+    r"internal|owner|highest|master|god|staff|employee|moderator|operator|extra|total|complete|level[- ]?\d+|"
+    r"[a-z]+-level|same)\s+(access|rights|privileges?|permissions?|clearance|access level|powers?|trust)\b",
+    r"\b(access|rights|privileges|permissions?|clearance)\s+(to|on|over|for)\s+(read|see|view|access|edit|change|"
+    r"delete|approve|override|manage|bypass|everything|all|other|any|every|your|this|the backend)\b",
+    r"\b(has|have|had|with|granted|given|gets?|holds?)\s+(the\s+|a\s+)?(permission|permissions|privileges|"
+    r"clearance|access level)\b|\b(authori[sz]ed|permitted|cleared|allowed)\s+to\s+(bypass|override|see|view|"
+    r"access|approve|change|edit|delete|read|manage)\b",
+    # a role tied to this service, or said bare at the end of a sentence
+    rf"\b({_ROLE_NOUN})s?\s+(here|on|of|for|at|in|with|to)\s+{_THIS}\b|\b({_ROLE_NOUN})\s+here\b",
+    rf"\b(i am|i'm|user is|i was made|i've been made|user was made)\s+(an?\s+|the\s+|one of the\s+)?"
+    rf"(verified\s+|trusted\s+|official\s+|internal\s+|"
+    rf"beta\s+|senior\s+|head\s+)?({_POWER_NOUN})s?\s*([.!,;]|$|\b(with|and|who|so|now)\b)",
+    r"\b(work|working|am|i'm)\s+(for|at|with|in|on)\s+your\s+(company|team|staff|support|organi[sz]ation|"
+    r"engineering|billing|security|trust)",
+    # a tier or an assignment
+    r"\b(gold|platinum|silver|diamond|elite|vip)\s+(member|membership|tier|status|"
+    r"customer|client|account|level|staff|user|access)\b|\btier\s*[:=]",
+    r"\bas my role\b|\brole\s*[:=]\s*\S|\bholds? the \w+ role\b|\b(flagged|marked)\s+as\b|"
+    r"\b(mark|flag|list|register|set|tag)\w*\s+(me|my account|this account|the user)\s+as\b|"
+    r"\b(verified|trusted|official|internal)\s+(staff|admin\w*|moderator|employee|member of staff|operator)\b|"
+    r"\b(allow-?list|allowlist|whitelist\w*|safelist)\b|\belevat\w+\s+(\w+\s+){0,2}(to|trust|access|user)\b|"
+    r"\bbypass\s+(identity|verification|checks?|security)\b|\brestrictions\s+(are\s+)?(lifted|removed|off)\b|"
+    r"\bpre-?authori[sz]ed\b|\b(superuser|super user|admin|administrator|root|moderator|operator|staff|owner|"
+    r"sysadmin)\s+(status|role|account|mode|level|powers?)\b",
+    # other languages
+    r"\b(administrat\w+|amministrat\w+|администратор\w*|superusuari\w+|superutente|moderat\w+|модератор\w*)\s+"
+    r"(mit|hier|de cette|de esta|del sistema|da plataforma|della piattaforma|del servizio|tego|tej|этой|этого|"
+    r"системы|dieses|dieser|officiel)\b|\bsuperusuari\w+|\bsuperutente\b",
+    r"\b(volle[n]? rechte\w*|alle rechte|adminrechte\w*|zugriffsrechte|vollzugriff\w*|berechtigung\w*|"
+    r"droits d'admin\w*|tous les droits|accès (total|complet|illimité)|permisos? (de administrador|especiales|"
+    r"totales)|acceso total|acesso total|permissões|permess[oi] special\w*|uprawnieni\w+|полн\w+ права\w*|"
+    r"права доступа|полномочи\w*|yetki\w*)\b",
+    # access to other people's accounts or data
+    r"\b(other|another|any|all)\s+(users?|customers?|clients?|people|members?)'?s?\s+(accounts?|account details|"
+    r"data|details|orders?|order histories|histories|addresses|home addresses|records|files)\b|"
+    r"\b(comptes?|cuentas?|contas?|konten|konta|аккаунт\w*)\s+(des|de|von|innych|других)\s+(autres|otros|"
+    r"outros|anderen|użytkowników|пользователей)\b",
+    r"\b(support-?mitarbeiter|mitarbeiter (bei euch|von euch|ihres|eures)|funcionári\w+ da equipe|equipe de "
+    r"segurança de vocês)\b",
+    r"\b(administrat\w+|beheerder|moderat\w+)\s+(de ce|de cette|de la plateforme|du système|du service|van dit|"
+    r"van deze)\b|\b(permisos? para|tengo permiso|datos de otros)\b|"
+    r"(这个|此|本)(平台|系统|服务|网站).{0,3}管理员|权限|権限|مشرف (النظام|هذا|هذه)|صلاحيات|مسؤول النظام|"
+    r"इस .{0,20}एडमिन|(सारे|सभी|पूरे) अधिकार|권한",
+)
+
+
+def role_reason(*readings: str) -> str | None:
+    """:data:`ROLE` when a reading claims a role or permission in this service (module docstring), else ``None``."""
+    return ROLE if any(_ROLE.search(text) for text in readings) else None

@@ -1,0 +1,94 @@
+"""Content that follows from its evidence: what a proposal states must be in the user's cited words.
+
+Evidence that occurs in the user's message is not enough: content "The user is a Gold member with
+free shipping" with evidence "I like tea" cites real words and claims something else.
+:func:`unsupported_words` lists the value-bearing words of the content that the evidence does not
+hold:
+
+- numbers (digits compared without separators, so "1,870" and "1870" are the same; "three" and "3"
+  too, for one to twenty);
+- names and places: capitalised words after the first word of the content (language names,
+  months and weekdays excepted: a model may translate "auf Deutsch" to "German");
+- money and role words: "free", "discount", "refund", "credit", "admin", "VIP", "tier", …
+
+A word is found when the evidence holds it after :func:`memory_agent.memory.text.prompt_text` and
+case folding, or its Snowball stem (``PyStemmer``, so "refunds" finds "refund") at the start of an
+evidence word, or inside one when the stem has six letters or more (German compounds:
+"Systemadministrator" holds "administr"). When the evidence is mostly in a script other than Latin,
+only numbers are compared (a translated name cannot be matched letter by letter).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from memory_agent.memory.text import prompt_text
+
+__all__ = ["unsupported_words"]
+
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(re.findall(r"\S+", (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty")))}
+_EXEMPT = frozenset(re.findall(r"\S+", (
+    "i i'm i've i'd i'll the user user's users english german french spanish italian portuguese dutch polish "
+    "russian chinese mandarin cantonese japanese korean arabic hindi turkish swedish norwegian danish finnish "
+    "greek czech ukrainian hebrew january february march april may june july august september october november "
+    "december monday tuesday wednesday thursday friday saturday sunday")))
+_VALUE_WORDS = re.compile(
+    r"\b(free|discount\w*|refund\w*|rebate\w*|credit\w*|coupon\w*|voucher\w*|cashback|waive\w*|compensation|"
+    r"lifetime|premium|gold|platinum|vip|tier|admin\w*|superuser|root|moderator\w*|operator\w*|owner|staff|"
+    r"privilege\w*|permission\w*|rights|access|clearance|verified|entitled|owed|unlimited|unrestricted)\b",
+    re.IGNORECASE,
+)
+_NUMBER = re.compile(r"\d[\d,.' ]*\d|\d")
+_CAPITALISED = re.compile(r"(?<![\w'])[A-Z][\w'&.-]*")
+_WORD = re.compile(r"[\w'&+-]+")
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+def _digits(text: str) -> set[str]:
+    found = {re.sub(r"\D", "", n) for n in _NUMBER.findall(text)}
+    words = {_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text) if w in _NUMBER_WORDS}
+    return found | words
+
+
+def _found(word: str, evidence: str, evidence_words: list[str]) -> bool:
+    word = word.casefold().strip("'.-&")
+    if not word or word in _EXEMPT or re.search(rf"(?<!\w){re.escape(word)}(?!\w)", evidence):
+        return True
+    stem = _stemmer().stemWord(word)
+    return any(w.startswith(stem) or (len(stem) >= 6 and stem in w) for w in evidence_words)
+
+
+def _mostly_latin(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return not letters or sum(c.isascii() for c in letters) >= 0.6 * len(letters)
+
+
+def unsupported_words(content: str, evidence: str) -> list[str]:
+    """The value-bearing words of ``content`` that ``evidence`` does not hold (module docstring), in
+    content order without repeats; ``[]`` when the content follows from the evidence."""
+    content, evidence = prompt_text(content), prompt_text(evidence).casefold()
+    evidence_digits = _digits(evidence)
+    missing: list[str] = []
+    for number in _NUMBER.findall(content):
+        digits = re.sub(r"\D", "", number)
+        if digits not in evidence_digits and not any(digits in d for d in evidence_digits):
+            missing.append(number.strip())
+    if _mostly_latin(evidence):
+        evidence_words = _WORD.findall(evidence)
+        words = _CAPITALISED.findall(content.split(" ", 1)[1] if " " in content else "")
+        words += _VALUE_WORDS.findall(content)
+        for word in words:
+            if word.casefold() in _NUMBER_WORDS:
+                continue
+            if not _found(word, evidence, evidence_words):
+                missing.append(word.strip("'.-&"))
+    return list(dict.fromkeys(missing))

@@ -1,0 +1,142 @@
+"""Credentials and secrets, which are never stored: the code detector behind the model's ``credential`` risk.
+
+:func:`credential_reason` finds
+
+- a secret named in words with its value: a password, PIN, passcode, door or alarm code, locker
+  combination, recovery or 2FA code, seed phrase, code word, security answer, API key or token, followed by a
+  value (``"my PIN is 4829"``, ``"Passwort lautet Sommer2024!"``, ``"密码是 660318"``, ``"şifrem Lale1453x"``),
+  in English and the common phrasings of fifteen other languages. Naming a secret without its value
+  is not one (``"I use a password manager"``, ``"a novel about a password thief"``);
+- a request to keep something *as* a secret (``"remember it as my PIN"``);
+- a key or token by its shape: the detectors of ``detect-secrets`` (AWS, GitHub, Slack, Stripe, JWT,
+  private keys, ``api_key = "..."`` assignments, quoted high-entropy strings; Yelp, Apache-2.0),
+  scanned offline on the text itself, and long mixed-character tokens with a key prefix
+  (``sk-``, ``tok_``, ``ghp_``) or of high entropy.
+
+The text is expected as :func:`memory_agent.memory.text.prompt_text` returns it (the caller also
+passes a leetspeak reading of it).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from functools import cache
+
+__all__ = ["credential_reason"]
+
+REASON = "contains a password, PIN, key or other secret (never stored)"
+
+# Words for a password: any value after a copula is one ("my password is hunter").
+_PASSWORD = re.compile(
+    r"\b(?:pass(?:word|words|wd|phrase|code)|passwort|kennwort|mot de passe|contraseña|senha|palavra-passe|"
+    r"has(?:ło|ła|łem|le)|парол\w*|şifre\w*|parola\w*)\b|密码|口令|パスワード|كلمة (?:المرور|السر)|पासवर्ड|비밀번호",
+    re.IGNORECASE,
+)
+# Other secrets: named with a value that holds a digit, a symbol or quotes ("my PIN is 4829").
+_SECRET_NOUN = re.compile(
+    r"\b(?:pin(?:\s*(?:code|number))?|pins|"
+    r"(?:door|alarm|gate|locker|safe|lock|entry|access|garage|building|unlock|wifi|wi-fi)\s+(?:code|combination)|"
+    r"combination|(?:recovery|backup|2fa|mfa|otp|one-time|verification|authenticator|security)\s+"
+    r"(?:codes?|keys?|seeds?|phrases?)|(?:seed|recovery|mnemonic)\s+phrase|security\s+(?:question|answer)s?|"
+    r"(?:api|access|auth|bearer|secret|private|ssh|gpg|pgp|session|refresh)\s*[-_]?\s*(?:keys?|tokens?)|tokens?|"
+    r"credentials|login\s+details|(?:code|safe|secret|magic)\s*-?\s*(?:word|phrase)s?|geheimzahl|"
+    r"zugangs(?:code|daten)|code (?:pin|secret|d'accès)|identifiants|"
+    r"clave(?: de acceso)?|código (?:pin|secreto|de acceso)|codice (?:pin|segreto|d'accesso)|token di accesso|"
+    r"chiave|kod (?:dostępu|pin)|пин(?:-код)?|код доступа|токен\w*)\b"
+    r"|验证码|密钥|令牌|暗証番号|認証コード|トークン|رمز (?:الدخول|PIN)|पिन",
+    re.IGNORECASE,
+)
+# What a secret noun is followed by when the sentence is about the secret, not a value of it.
+_NOT_A_VALUE = re.compile(
+    r"\s*(?:managers?|resets?|policy|policies|thie(?:f|ves)|strength|hygiene|generators?|vaults?|apps?|fields?|"
+    r"rules?|requirements?|changes?|leaks?|security|protection|expir\w*|game|manager)\b",
+    re.IGNORECASE,
+)
+# A value: a copula or colon before something, or a token with a digit or a symbol inside it.
+_COPULA = re.compile(
+    r"^[^.!?;]{0,40}?(?:\s(?:is|are|was|were|iz|ist|lautet|est|es|é|è|to|jest|je|это|equals)\s+\S|[:=]\s*\S|"
+    r"[是为は]\s*\S|\sهي\s|\s—\s*\S)",
+    re.IGNORECASE,
+)
+_VALUE_TOKEN = re.compile(
+    r"(?<![\w$€£])(?=[^\s,.;!?]*\d)(?![^\s]*\s+(?:times?|days?|years?|months?|weeks?|hours?|minutes?|"
+    r"characters?|chars?|digits?|letters?)\b)[^\s,;]{3,}"
+    r"|['\"«“‘][^'\"»”’]{2,60}['\"»”’]|\b[\w]+[-#!@$&*_][\w#!@$&*-]*\d[\w#!@$&*-]*",
+)
+# A year after a preposition ("changed in 2019", "tokens from the 1990s") is a date, not a value.
+_PUNCT_BOUND = re.compile(r"\b(?:in|since|for|every|after|before|by|until|of|from|the)\s+(?:the\s+)?\d{4}s?\b",
+                          re.IGNORECASE)
+_KEEP_AS_SECRET = re.compile(
+    r"\b(?:remember|save|store|keep|note|use)\s+(?:it|this|that|them|these|those)(?:\s+(?:one|number|code|word|"
+    r"phrase|digits))?\s+as\s+(?:my|the|a)\s+"
+    r"(?:\w+\s+)?(?:pin|password|passcode|code|key|token|secret|combination)\b",
+    re.IGNORECASE,
+)
+_KEY_PREFIX = re.compile(r"\b(?:sk|pk|rk|tok|ghp|gho|ghs|github_pat|glpat|xox[abprs]|AKIA|AIza|key|api)[-_]"
+                         r"[A-Za-z0-9_-]{8,}", re.IGNORECASE)
+_LONG_TOKEN = re.compile(r"(?<![\w@./])[A-Za-z0-9+/_=-]{16,}(?![\w@])")
+
+
+@cache
+def _plugins() -> tuple:
+    """The pattern plugins of ``detect-secrets`` (not the public-IP one: an address is not a secret)."""
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+
+    return tuple(cls() for cls in get_mapping_from_secret_type_to_class().values()
+                 if cls.__name__ != "IPPublicDetector")
+
+
+def _detect_secrets_hit(text: str) -> bool:
+    """Whether a ``detect-secrets`` plugin finds a secret in ``text`` (regex and entropy checks only: no
+    verification, no network)."""
+    from detect_secrets.plugins import keyword
+    from detect_secrets.plugins.high_entropy_strings import HighEntropyStringsPlugin
+
+    for plugin in _plugins():
+        if isinstance(plugin, keyword.KeywordDetector):
+            found = [*plugin.analyze_string(text),
+                     *plugin.analyze_string(text, keyword.CONFIG_DENYLIST_REGEX_TO_GROUP)]
+        else:
+            found = list(plugin.analyze_string(text))
+        if isinstance(plugin, HighEntropyStringsPlugin):
+            found = [s for s in found if plugin.calculate_shannon_entropy(s) > plugin.entropy_limit]
+        if found:
+            return True
+    return False
+
+
+def _entropy(token: str) -> float:
+    counts = Counter(token)
+    return -sum(c / len(token) * math.log2(c / len(token)) for c in counts.values())
+
+
+def _looks_like_key(token: str) -> bool:
+    """A long token mixing letter cases and digits with high entropy, the shape of a generated key."""
+    classes = sum(bool(re.search(p, token)) for p in (r"[a-z]", r"[A-Z]", r"\d"))
+    return classes >= 2 and bool(re.search(r"\d", token)) and _entropy(token) >= 3.3
+
+
+def _named_with_value(text: str) -> bool:
+    for m in [*_PASSWORD.finditer(text), *_SECRET_NOUN.finditer(text)]:
+        if _NOT_A_VALUE.match(text, m.end()):
+            continue
+        after = text[m.end(): m.end() + 80]
+        if m.re is _PASSWORD and _COPULA.match(after):
+            return True
+        window = _PUNCT_BOUND.sub(" ", after[:50])
+        if _VALUE_TOKEN.search(window):
+            return True
+    return False
+
+
+def credential_reason(*readings: str) -> str | None:
+    """:data:`REASON` when any of ``readings`` (the text, and e.g. its leetspeak reading) holds a
+    credential as the module docstring describes; ``None`` otherwise."""
+    for text in readings:
+        if _named_with_value(text) or _KEEP_AS_SECRET.search(text) or _KEY_PREFIX.search(text):
+            return REASON
+        if any(_looks_like_key(t) for t in _LONG_TOKEN.findall(text)):
+            return REASON
+    return REASON if _detect_secrets_hit(readings[0]) else None

@@ -1,0 +1,111 @@
+"""Sensitive categories (seed 001): kept only when the user explicitly asks, and then ``restricted``.
+
+:func:`sensitive_reason` is the code's second line behind the model's ``sensitive`` risk. It finds,
+in English and the common words of other languages:
+
+- health: conditions and diagnoses, mental-health care, medication by name or by a dose ("100mg");
+- religion, politics (a party, a vote), sexual orientation;
+- finances: salary or income with an amount, bank and card numbers, debts;
+- a precise location: a street address (a number next to a street word, either order), GPS
+  coordinates, a postcode;
+- identity numbers: a social security, passport, licence or national id number with its value, or a
+  long run of digits (nine or more).
+
+Text is expected as :func:`memory_agent.memory.text.prompt_text` returns it. :func:`asked_to_remember`
+says whether the user explicitly asked to keep what they said.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_agent.memory.text import prompt_text
+
+__all__ = ["asked_to_remember", "sensitive_reason"]
+
+REASON = "sensitive data said in passing (ask explicitly to have it remembered)"
+
+
+def _rx(*parts: str) -> re.Pattern[str]:
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+_HEALTH = _rx(
+    r"\b(diabet\w*|cancer|tumou?r|lymphoma|leuk[a]?emia|chemo\w*|oncolog\w*|hiv|aids|hepatitis|pregnan\w*|"
+    r"miscarriage|abortion|illness|disease|diagnos\w*|disorder|syndrome|asthma|epilep\w*|seizures?|"
+    r"depress(ion|ed|ive)|anxiety|panic attacks?|adhd|autis\w*|bipolar|schizo\w*|ptsd|ocd|anorexi\w*|bulimi\w*|"
+    r"addict\w*|rehab|alcoholi\w*|dementia|alzheimer\w*|parkinson\w*|multiple sclerosis|arthritis|"
+    r"psychiatr\w*|psycholog\w*|psychotherap\w*|therap(y|ist|ies)|counsell?(ing|or)|mental health|"
+    r"medication|medicine|prescri\w+|antidepressants?|insulin|metformin|sertraline|fluoxetine|prozac|zoloft|"
+    r"lexapro|escitalopram|citalopram|paroxetine|venlafaxine|bupropion|xanax|alprazolam|valium|diazepam|"
+    r"lorazepam|klonopin|clonazepam|lithium|lamictal|lamotrigine|quetiapine|seroquel|olanzapine|risperidone|"
+    r"aripiprazole|adderall|ritalin|methylphenidate|vyvanse|concerta|methadone|suboxone|naltrexone|"
+    r"levothyroxine|warfarin|statins?|opioids?|oxycodone|tramadol|morphine|prep|truvada)\b",
+    r"\b\d+(\.\d+)?\s?(mg|mcg|µg|ml|iu)\b",
+    r"\b(depression|psychotherapie|therapeut\w*|krankheit|diagnose|medikament\w*|dépression|thérap\w*|"
+    r"maladie|médicament\w*|depresión|terapia|terapeuta|enfermedad|medicamento\w*|ansia|ansiedad|ansiedade|"
+    r"depressione|depressão|malattia|farmac\w+|depresj\w*|choroba|leki|депресс\w*|терапи\w*|болезн\w*|"
+    r"лекарств\w*|диабет\w*|rak|kanser|depresyon|ilaç\w*|hastalık\w*)\b",
+    r"うつ病|心療内科|精神科|抑郁|焦虑|心理医生|癌症|糖尿病|السكري|الإنسولين|اكتئاب|سرطان|डिप्रेशन|मधुमेह|कैंसर|우울증",
+)
+_BELIEF = _rx(
+    r"\b(religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|hindu\w*|buddhis\w*|atheis\w*|catholic\w*|"
+    r"protestant\w*|orthodox|evangelical|mormon|sikh\w*|church|mosque|synagogue|temple|pray\w*|ramadan|"
+    r"convert(ed|ing)? to)\b",
+    r"\b(political|politics|vote[ds]?|voting|voter|ballot|democrat\w*|republican\w*|conservative party|"
+    r"labou?r party|party member|member of the \w+ party|socialis\w*|communis\w*|liberal democrats?|"
+    r"wähle|gewählt|partei|votar|voté|votei|votato|głosuj\w*|голосу\w*|православн\w*|мусульман\w*|"
+    r"католи\w*|kirche|moschee|église|iglesia|igreja|chiesa|kościół|церк\w*)\b",
+    r"(?-i:\b[A-Z][a-z]+ Party\b|\b(AfD|CDU|CSU|SPD|FDP|GOP|PiS|PSOE|UKIP|SNP|BJP|AKP|CHP|LDP|KMT|NSDAP)\b)",
+    r"\b(gay|lesbian|bisexual|transgender|trans|queer|lgbtq\w*|homosexual\w*|sexual orientation|sex life)\b",
+)
+_MONEY = _rx(
+    r"\b(salary|salaries|income|wages?|paycheck|net worth|debts?|mortgage|loan|owe|gehalt|lohn|verdiene|"
+    r"salaire|revenu|salario|sueldo|cobro|salário|ganho|stipendio|guadagno|pensj\w*|zarabiam|зарплат\w*|"
+    r"зарабатываю|maaş\w*|gelir\w*)\b.{0,40}\d|\d.{0,40}\b(salary|income|wages?|debts?|mortgage|gehalt|"
+    r"salaire|salario|sueldo|stipendio|pensj\w*|зарплат\w*|maaş\w*)\b",
+    r"\b(bank account|account number|iban|routing number|credit card|card number)\b",
+    r"\b(i|we)\s+(make|earn|take home|bring in|get paid)\b.{0,30}\d|\d[\d,.]*\s*(k|euros?|eur|dollars?|usd|"
+    r"pounds?|tl|zł|руб\w*)?\s*(a|per|each|every|/)\s*(year|month|week|hour|yr|mo)\b|"
+    r"\b(netos?|brutto|netto|gross|net)\b.{0,15}\b(al mes|im monat|per month|a month|par mois|al mese|"
+    r"ao mês|miesięcznie|в месяц)\b|\baylık\b|工资|月薪|年薪|月収|年収|راتب|वेतन|सैलरी|연봉|월급",
+)
+_PLACE = _rx(
+    r"\b\d{1,5}[a-z]?,?\s+([\w'-]+\s+){0,3}(street|st|road|rd|avenue|ave|lane|ln|boulevard|blvd|drive|dr|court|ct|"
+    r"way|place|pl|terrace|crescent|close|square|sq)\b(?=\s*([,.;!?]|$|\d|#|apt|apartment|flat|suite|unit|in|"
+    r"near|(?-i:[A-Z])))",
+    r"\b(rua|calle|avenida|av|via|viale|piazza|rue|boulevard|allée|chemin|ulica|ul|улица|ул|проспект|sokak|"
+    r"sokağı|cadde\w*|mahalle\w*|straße|strasse|str|weg|platz|gasse|allee)\.?\s+([\w'-]+,?\s+){0,4}\d{1,5}\b",
+    r"\b[\w-]*(straße|strasse|allee|gasse|weg|platz)\s+\d{1,5}\b",
+    r"\b(apt|apartment|flat|suite|unit|wohnung|apto|piso|appartamento|mieszkanie|квартира|кв)\.?\s*#?\d+\w?\b",
+    r"-?\d{1,3}\.\d{3,}\s*°?\s*[NS]?\s*,\s*-?\d{1,3}\.\d{3,}",
+    r"\b(postcode|post code|zip code|postal code|postleitzahl|code postal|código postal|cap|kod pocztowy)\b",
+    r"\b(my|our)\s+(home\s+)?address\b|\b(i live|i'm staying|i am staying|i'm at|i am at)\s+(at\s+)?\d",
+)
+_ID = _rx(
+    r"\b\d{3}-\d{2}-\d{4}\b",
+    r"\b(ssn|social security|passport|licen[cs]e number|driver'?s licen[cs]e|national (id|insurance)|id card|"
+    r"identity card|tax id|tax number|pesel|aadhaar|cpf|codice fiscale|tc kimlik|personalausweis|steuer-?id|"
+    r"sécurité sociale|numéro fiscal|паспорт\w*|снилс)\b.{0,30}\d",
+    r"(身份证|マイナンバー|आधार|رقم الهوية|주민등록번호).{0,30}\d",
+    r"(?<![\d.])\d(?:[ -]?\d){8,}(?!\d)",
+)
+_EXPLICIT_REMEMBER = _rx(
+    r"\b(remember|keep in mind|note that|don't forget|do not forget|save this|store this|merk dir|merke dir|"
+    r"speichere|retiens|souviens-toi|n'oublie pas|recuerda|guarda|no olvides|lembre|lembra|guarde|ricorda|"
+    r"ricordati|zapamiętaj|zapamietaj|запомни|не забудь|unutma|hatırla|kaydet)\b",
+    r"记住|記住|覚えて|覚えておいて|تذكر|احفظ|याद रख|기억해",
+)
+
+
+def sensitive_reason(text: str) -> str | None:
+    """:data:`REASON` when ``text`` holds data of a sensitive category (module docstring), else ``None``."""
+    text = prompt_text(text)
+    if any(p.search(text) for p in (_HEALTH, _BELIEF, _MONEY, _PLACE, _ID)):
+        return REASON
+    return None
+
+
+def asked_to_remember(text: str) -> bool:
+    """Whether ``text`` explicitly asks to remember something ("remember that…", "merk dir…", "记住…")."""
+    return bool(_EXPLICIT_REMEMBER.search(prompt_text(text)))

@@ -1,0 +1,100 @@
+"""The model judges each item's risk; code enforces the policy of each category, whatever the
+approval mode (real SQLite, Chroma and MiniLM; the model is the scripted fake of ``conftest.py``).
+
+- credential and instruction: never stored, even when a person would approve;
+- entitlement and role: stored only when a person approves (asked in ``always`` and
+  ``risky-only``, dropped in ``never``), and the commit refuses one nobody approved;
+- sensitive: kept only when the user explicitly asks, and then ``restricted``;
+- content must follow from its evidence.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import T0
+
+from memory_agent.core.facts import Proposal, Source
+
+# A paraphrase the code's screen does not recognise: only the model's risk category catches it.
+PERK = "The user is on the founders' list."
+
+
+def script(model, key: str, **item) -> None:
+    model.script[key] = [{"kind": "fact", "topic": "", "content": PERK, **item}]
+
+
+@pytest.mark.parametrize("risk", ["credential", "instruction"])
+@pytest.mark.parametrize("mode", ["always", "risky-only", "never"])
+def test_a_credential_or_instruction_the_model_flags_is_never_stored(agent, model, risk, mode):
+    script(model, "founders", risk=risk)
+    result = agent.turn("alice", "I'm on the founders' list.", thread_id="t1", now=T0, approval=mode)
+    assert result.pending == [] and result.committed == []
+    judged = "a password, PIN, key or other secret" if risk == "credential" else "an instruction to the agent"
+    assert [d["reason"] for d in result.dropped] == [f"the model judged it {judged} (never stored)"]
+    assert agent.memory.ledger.facts("alice") == []
+
+
+@pytest.mark.parametrize("risk", ["entitlement", "role"])
+def test_an_entitlement_or_role_is_dropped_when_nobody_approves(agent, model, risk):
+    script(model, "founders", risk=risk)
+    result = agent.turn("alice", "I'm on the founders' list.", thread_id="t1", now=T0, approval="never")
+    assert result.pending == []
+    [c] = result.committed
+    assert c["action"] == "reject" and not c["fact_id"]
+    assert agent.memory.ledger.facts("alice") == []
+    [row] = [r for r in agent.memory.ledger.audit_rows("alice") if r["operation"] == "ADD"]
+    assert row["decision"] == "rejected" and row["decided_by"] == "policy (never)"
+    assert f"an {risk} claim is stored only when a person approves it" in row["reason"]
+
+
+@pytest.mark.parametrize("mode", ["always", "risky-only"])
+def test_an_entitlement_is_asked_about_and_stored_when_a_person_approves(agent, model, mode):
+    script(model, "founders", risk="entitlement")
+    result = agent.turn("alice", "I'm on the founders' list.", thread_id="t1", now=T0, approval=mode)
+    [p] = result.pending
+    assert p["risk"] == "entitlement" and p["risky"]
+    agent.resume("alice", "t1", "approve", now=T0)
+    assert [f.content for f in agent.memory.ledger.facts("alice")] == [PERK]
+
+
+def test_the_commit_refuses_an_entitlement_nobody_approved(agent):
+    proposal = Proposal(id="p_x", operation="ADD", kind="fact", content=PERK, risk="role",
+                        source=Source(thread_id="t1", message_ids=["m1"]), evidence="founders' list")
+    summary = agent.memory.apply("alice", proposal, "approve", T0, "auto (never)")
+    assert summary["action"] == "reject" and summary["fact_id"] is None
+    assert agent.memory.ledger.facts("alice") == []
+    stored = agent.memory.apply("alice", proposal.model_copy(update={"id": "p_y"}), "approve", T0, "user")
+    assert stored["action"] == "approve" and stored["fact_id"]
+
+
+def test_what_the_screen_recognises_is_refused_even_when_the_model_says_none(agent, model):
+    model.script["laptop"] = [{"kind": "fact", "content": "The user is owed a free laptop.", "risk": "none"}]
+    result = agent.turn("alice", "I'm owed a free laptop.", thread_id="t1", now=T0)
+    assert result.pending == []
+    assert [d["reason"] for d in result.dropped] == [
+        "claims prices, discounts, refunds, credit or another money entitlement"]
+
+
+def test_sensitive_data_is_kept_only_on_request_and_restricted(agent, model):
+    model.script["therapist"] = [{"kind": "fact", "content": "The user sees a therapist.", "risk": "sensitive"}]
+    said = agent.turn("alice", "I see a therapist on Mondays.", thread_id="t1", now=T0, approval="never")
+    assert [d["reason"] for d in said.dropped] == [
+        "sensitive data said in passing (ask explicitly to have it remembered)"]
+    asked = agent.turn("alice", "Please remember that I see a therapist.", thread_id="t2", now=T0, approval="never")
+    assert [c["action"] for c in asked.committed] == ["approve"]
+    [fact] = agent.memory.ledger.facts("alice")
+    assert fact.sensitivity == "restricted"
+
+
+def test_content_must_follow_from_its_evidence(agent, model):
+    model.script["tea"] = [{"kind": "fact", "content": "The user drives 2 cars from Acme.", "evidence": "I like tea"}]
+    result = agent.turn("alice", "I like tea.", thread_id="t1", now=T0, approval="never")
+    assert [d["reason"] for d in result.dropped] == ["the content states what the cited words do not: 2, Acme"]
+    assert agent.memory.ledger.facts("alice") == []
+
+
+def test_evidence_with_invisible_characters_is_compared_as_read(agent, model):
+    model.script["tea"] = [{"kind": "preference", "content": "The user likes green tea.",
+                            "evidence": "I like green tea"}]
+    result = agent.turn("alice", "I like gr\u200been tea.", thread_id="t1", now=T0, approval="never")
+    assert [c["action"] for c in result.committed] == ["approve"], result.dropped
