@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memory_agent.memory.claims import entitlement_reason, role_reason
 from memory_agent.memory.secrets import credential_reason
@@ -241,6 +242,7 @@ def readings(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+@lru_cache(maxsize=8192)  # stored facts are screened again at every load: a pure function of the text
 def screen(text: str) -> Finding | None:
     """What ``text`` would do if stored as a memory, or ``None`` when it is an ordinary fact.
 

@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from functools import cache
 
-__all__ = ["credential_reason"]
+__all__ = ["credential_reason", "holds_secret_value", "secret_values"]
 
 REASON = "contains a password, PIN, key or other secret (never stored)"
 
@@ -118,15 +118,49 @@ def _looks_like_key(token: str) -> bool:
     return classes >= 2 and bool(re.search(r"\d", token)) and _entropy(token) >= 3.3
 
 
-def _named_with_value(text: str) -> bool:
+_VALUE_AFTER_COPULA = re.compile(r"\s*[:=]?\s*(?:['\"«“‘](?P<q>[^'\"»”’]{1,60})['\"»”’]|(?P<t>[^\s,;]+))")
+_STRIP = "'\"«»“”‘’.,;:!?()[]{}"
+
+
+def _values_named(text: str) -> list[str]:
+    """The values given with a secret noun in ``text`` (``"my PIN is 4829"`` → ``["4829"]``)."""
+    values = []
     for m in [*_PASSWORD.finditer(text), *_SECRET_NOUN.finditer(text)]:
         if _NOT_A_VALUE.match(text, m.end()):
             continue
         after = text[m.end(): m.end() + 80]
-        if m.re is _PASSWORD and _COPULA.match(after):
+        copula = _COPULA.match(after)
+        if m.re is _PASSWORD and copula:
+            value = _VALUE_AFTER_COPULA.match(after, copula.end() - 1)
+            values.append((value["q"] or value["t"]) if value else after[copula.end() - 1:])
+        values += [v.group() for v in _VALUE_TOKEN.finditer(_PUNCT_BOUND.sub(" ", after[:50]))]
+    return values
+
+
+def secret_values(*readings: str) -> list[str]:
+    """Every secret value found in ``readings`` (the values of :func:`credential_reason`'s findings:
+    what follows a secret noun, key-like tokens), stripped of quotes and punctuation, without
+    repeats. Used to keep a value out of every proposal made from the message that gave it, even
+    one split into several sentences ("First part: 19-34.")."""
+    found: list[str] = []
+    for text in readings:
+        found += _values_named(text)
+        found += [m.group() for m in _KEY_PREFIX.finditer(text)]
+        found += [t for t in _LONG_TOKEN.findall(text) if _looks_like_key(t)]
+    values = (v.strip(_STRIP).strip() for v in found)
+    return list(dict.fromkeys(v for v in values if len(v) >= 3))
+
+
+def holds_secret_value(text: str, values: list[str]) -> bool:
+    """Whether ``text`` holds one of ``values`` (:func:`secret_values`): the whole value, or a word of
+    it with a digit or of five letters or more ("Whiskers" of "Mr. Whiskers the Third"), case folded."""
+    folded = text.casefold()
+    words = set(re.findall(r"[\w#!@$&*-]+", folded))
+    for value in values:
+        value = value.casefold()
+        if value in folded:
             return True
-        window = _PUNCT_BOUND.sub(" ", after[:50])
-        if _VALUE_TOKEN.search(window):
+        if any(w in words for w in re.findall(r"[\w#!@$&*-]+", value) if len(w) >= 5 or re.search(r"\d", w)):
             return True
     return False
 
@@ -135,7 +169,7 @@ def credential_reason(*readings: str) -> str | None:
     """:data:`REASON` when any of ``readings`` (the text, and e.g. its leetspeak reading) holds a
     credential as the module docstring describes; ``None`` otherwise."""
     for text in readings:
-        if _named_with_value(text) or _KEEP_AS_SECRET.search(text) or _KEY_PREFIX.search(text):
+        if _values_named(text) or _KEEP_AS_SECRET.search(text) or _KEY_PREFIX.search(text):
             return REASON
         if any(_looks_like_key(t) for t in _LONG_TOKEN.findall(text)):
             return REASON

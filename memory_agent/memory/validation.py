@@ -11,7 +11,9 @@ recorded in the audit log, when it is:
   :func:`memory_agent.memory.text.prompt_text` renders it, case folded;
 - **a credential or an instruction to the agent**, by the model's risk category or by the code's
   screen (:func:`memory_agent.memory.injection.screen`: overrides, markup, secrets, standing rules,
-  and claimed money entitlements or roles it recognises). Presentation preferences about the
+  and claimed money entitlements or roles it recognises); and any proposal holding a secret value
+  given anywhere in the cited message (a secret split over sentences: "my locker combination, in
+  two parts. First part: 19-34."); Presentation preferences about the
   user's own answers ("from now on answer me in German", "keep answers short": procedural memory)
   stay allowed;
 - **a guess or chatter**: hedged ("might", "maybe", "someday"), a question, empty, or over the
@@ -40,7 +42,8 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from memory_agent.core.facts import PERSON_ONLY_RISKS, ProposedFact
 from memory_agent.core.messages import message_text
 from memory_agent.memory.grounding import unsupported_words
-from memory_agent.memory.injection import instruction_reason, screen
+from memory_agent.memory.injection import instruction_reason, readings, screen
+from memory_agent.memory.secrets import holds_secret_value, secret_values
 from memory_agent.memory.sensitive import asked_to_remember, sensitive_reason
 from memory_agent.memory.text import prompt_text
 
@@ -116,6 +119,9 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage]) -> V
             return Verdict(False, finding.reason)
     if proposal.risk in MODEL_RISK_REASONS:
         return Verdict(False, MODEL_RISK_REASONS[proposal.risk])
+    secrets = secret_values(*readings(" ".join(cited)))
+    if secrets and any(holds_secret_value(prompt_text(t), secrets) for t in (evidence, content)):
+        return Verdict(False, "holds a password, PIN or other secret the user gave in this message (never stored)")
     if missing := unsupported_words(content, evidence):
         return Verdict(False, "the content states what the cited words do not: " + ", ".join(missing))
     if evidence.rstrip().endswith("?"):

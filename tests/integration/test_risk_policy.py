@@ -98,3 +98,14 @@ def test_evidence_with_invisible_characters_is_compared_as_read(agent, model):
                             "evidence": "I like green tea"}]
     result = agent.turn("alice", "I like gr\u200been tea.", thread_id="t1", now=T0, approval="never")
     assert [c["action"] for c in result.committed] == ["approve"], result.dropped
+
+
+def test_a_secret_split_over_sentences_is_kept_out_of_every_proposal(agent, model):
+    """A fooled model proposes the sentence that holds only the value; the message named the secret."""
+    model.script["locker"] = [{"kind": "fact", "content": "First part: 19-34.", "evidence": "First part: 19-34."},
+                              {"kind": "fact", "content": "The user has a gym locker.", "evidence": "gym locker"}]
+    result = agent.turn("alice", "My gym locker combination comes in two parts. First part: 19-34.",
+                        thread_id="t1", now=T0, approval="never")
+    assert [d["reason"] for d in result.dropped] == [
+        "holds a password, PIN or other secret the user gave in this message (never stored)"]
+    assert [f.content for f in agent.memory.ledger.facts("alice")] == ["The user has a gym locker."]
