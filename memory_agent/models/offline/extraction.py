@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, convert_to_messages
@@ -11,7 +12,9 @@ from langchain_core.prompt_values import PromptValue
 from memory_agent.core.facts import ProposedFact, ProposedFacts
 from memory_agent.core.kinds import default_importance
 from memory_agent.core.messages import message_text
+from memory_agent.memory.end_dates import stated_ends
 from memory_agent.models.offline.grammar import as_sentence, noun_topic, rewrite
+from memory_agent.models.offline.judgement import judge, shown_memories
 from memory_agent.models.offline.rules import RULES, Hit, retraction
 from memory_agent.models.offline.vocabulary import CHATTER, HEADLINE, HEDGE, MARKERS, QUESTION, RESTRICTED
 
@@ -60,36 +63,58 @@ _CLAUSE_SPLIT = re.compile(
 )
 
 
-def extract_facts(text: str, message_id: str = "") -> list[ProposedFact]:
+_PAST = re.compile(r"^(?:\W*(?:I|we)\s+(?:was|were|had|did|went|used to|\w+ed)\b)|\b(?:have|has|'ve)\s+(?:been|\w+ed)\b"
+                   r"|\bago\b|\blast\s+(?:week|month|year|time)\b", re.I)
+
+
+def _valid_until(clause: str, today: date | None) -> str | None:
+    """The last day (ISO) of the first end the clause states (:func:`memory_agent.memory.end_dates.stated_ends`),
+    unless the clause speaks of the past ("I was there until May": an end that is over, not a bound)."""
+    if today is None or _PAST.search(clause):
+        return None
+    ends = stated_ends(clause, datetime.combine(today, time(12), tzinfo=UTC))
+    return ends[0].last_day.isoformat() if ends else None
+
+
+def extract_facts(text: str, message_id: str = "", today: date | None = None) -> list[ProposedFact]:
     """Propose facts from one user message by rule.
 
     Args:
         text: the user's message, verbatim.
         message_id: the id cited in each proposal's ``message_ids`` (an empty list when "").
+        today: the date the prompt gives; with it a clause that states an end ("until March 10",
+            "this week", "for the next two months") gives its facts a ``valid_until``.
 
     Returns:
         Zero or more ``ProposedFact`` in text order, without duplicate contents. Every
         ``evidence`` is an exact substring of ``text``; ``confidence`` is at most 0.9.
     """
-    facts: list[ProposedFact] = []
+    return [fact for fact, _ in _extract(text, message_id, today)]
+
+
+def _extract(text: str, message_id: str, today: date | None) -> list[tuple[ProposedFact, bool]]:
+    """:func:`extract_facts`, each fact with whether it retracts everything about what it names."""
+    facts: list[tuple[ProposedFact, bool]] = []
     for sentence in _SENTENCE_SPLIT.split(text):
         question = sentence.rstrip().endswith("?")
         for clause in (c.strip() for c in _CLAUSE_SPLIT.split(sentence.strip())):
             for hit, start, end in _clause_hits(clause, question):
                 evidence = clause[start:end].strip(" ,;:") or clause
                 content = hit.content if hit.operation == "retract" else as_sentence(hit.content)
-                if evidence not in text or not content or any(f.content == content for f in facts):
+                if evidence not in text or not content or any(f.content == content for f, _ in facts):
                     continue
                 sensitive = hit.topic != "allergy" and RESTRICTED.search(f"{evidence} {content}")
-                facts.append(ProposedFact(
+                facts.append((ProposedFact(
                     operation=hit.operation, kind=hit.kind, content=content, topic=hit.topic,
                     message_ids=[message_id] if message_id else [], evidence=evidence,
                     confidence=min(MAX_CONFIDENCE, hit.confidence), importance=default_importance(hit.kind),
                     sensitivity="restricted" if sensitive else "common",
-                ))
+                    valid_until=None if hit.operation == "retract" else _valid_until(clause, today),
+                ), hit.every))
     return facts
 
 
+_TODAY = re.compile(r"\bToday is (\d{4}-\d{2}-\d{2})\b")
 _MESSAGE_LINE = re.compile(r"^\[(?P<id>[^\]\n]*)\]\s*(?P<role>user|human|assistant|ai)\s*:\s?(?P<text>.*)$",
                            re.I)
 
@@ -112,6 +137,9 @@ def propose_facts(messages: Any) -> ProposedFacts:
             message holding a ``<messages>`` block is parsed for ``[<id>] user: <text>`` lines
             (unprefixed lines continue the line above); ``assistant:`` lines are never mined.
             Without such a block, the last human message is mined as is, cited by its ``id``.
+            The prompt's ``Today is YYYY-MM-DD`` gives the date end phrases are read at, and its
+            ``<memories>`` block the memories each proposal is judged against
+            (:func:`memory_agent.models.offline.judgement.judge`).
 
     Returns:
         ``ProposedFacts`` (possibly empty).
@@ -124,8 +152,11 @@ def propose_facts(messages: Any) -> ProposedFacts:
     if prompt is None:
         human = next((m for m in reversed(msgs) if isinstance(m, HumanMessage)), None)
         return ProposedFacts(facts=extract_facts(message_text(human), human.id or "") if human else [])
-    body = message_text(prompt)
-    body = body[body.index("<messages>") + len("<messages>"):]
+    full = message_text(prompt)
+    head = full[: full.index("<messages>")]  # the prompt's own text: the user's words cannot set the date
+    found = _TODAY.search(head)
+    today = date.fromisoformat(found[1]) if found else None
+    body = full[full.index("<messages>") + len("<messages>"):]
     body = body[: body.rindex("</messages>")] if "</messages>" in body else body
     turns: list[list[str]] = []  # [id, role, text]
     for line in body.splitlines():
@@ -133,9 +164,10 @@ def propose_facts(messages: Any) -> ProposedFacts:
             turns.append([m["id"].strip(), m["role"].lower(), m["text"]])
         elif turns:
             turns[-1][2] += "\n" + line
-    facts: list[ProposedFact] = []
+    facts: list[tuple[ProposedFact, bool]] = []
     for message_id, role, text in turns:
         if role in ("user", "human"):
-            seen = {f.content for f in facts}
-            facts.extend(f for f in extract_facts(text.strip(), message_id) if f.content not in seen)
-    return ProposedFacts(facts=facts)
+            seen = {f.content for f, _ in facts}
+            facts.extend(f for f in _extract(text.strip(), message_id, today) if f[0].content not in seen)
+    every = {i for i, (_, e) in enumerate(facts) if e}
+    return ProposedFacts(facts=judge([f for f, _ in facts], shown_memories(head), every))

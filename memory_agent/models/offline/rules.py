@@ -27,6 +27,7 @@ class Hit:
     end: int | None = None  # evidence end inside the clause (default: end of the match)
     whole: bool = False  # evidence is the whole clause
     operation: str = "add"
+    every: bool = False  # a retraction of everything about what it names ("forget everything about X")
 
 
 _STOP = r"(?=\s*(?:[,;!?]|\.(?:\s|$)|$))"
@@ -99,6 +100,34 @@ _add(r"^(?:please\s+)?use\s+(?P<x>[\w#+.]+)\s+for\s+(?:the\s+|all\s+)?(?:code\s+
      *_CODE)
 
 
+# Declared restrictions on contacting or serving the user, before the instruction rule below reads
+# "never call me" as a rule for the agent: "please don't call me before 10", "deliveries only in the
+# morning", "I can only take calls after 6".
+_PARTICIPLE = {"call": "called", "phone": "phoned", "ring": "rung", "text": "texted", "message": "messaged",
+               "email": "emailed", "e-mail": "emailed", "contact": "contacted", "visit": "visited",
+               "disturb": "disturbed", "bother": "bothered", "wake": "woken up"}
+
+
+@_rule(r"^(?:please\s+)?(?:do not|don't|never)\s+(?P<v>" + "|".join(_PARTICIPLE) + r")\s+(?:me|us)\b"
+       r"(?:\s+up)?(?P<x>[^,;!?]*?)" + _STOP)
+def _no_contact(m: re.Match[str]) -> Hit:
+    when = trim_tail(m["x"]).strip()
+    content = f"The user does not want to be {_PARTICIPLE[m['v'].lower()]}{' ' + rewrite(when) if when else ''}."
+    return Hit("constraint", "contact", content, end=m.start("x") + len(trim_tail(m["x"])))
+
+
+@_rule(r"^(?:please\s+)?(?:(?:my|our|all|any)\s+)?(?P<thing>deliveries|parcels|packages|calls|phone calls|visits|"
+       r"appointments|meetings)\s+(?:(?:should|must|can|need to|have to)\s+)?(?:(?:be|come|arrive|happen)\s+)?"
+       r"only\s+" + _O)
+def _only_when(m: re.Match[str]) -> Hit:
+    x = re.sub(r",?\s+please$", "", trim_tail(m["x"]), flags=re.I)
+    thing = m["thing"].lower()
+    return Hit("constraint", thing, f"The user accepts {thing} only {rewrite(x)}.", end=m.start("x") + len(x))
+
+
+_add(r"^I\s+(?:can|will)\s+only\s+" + _O, "constraint", "*v", "The user can only {x}.")
+
+
 @_rule(r"^(?:(?:from now on|going forward|in (?:the )?future),?\s*)?(?:please\s+)?"
        r"(?:you\s+(?:should|must)\s+)?"
        r"(?P<x>(?:always|never)\b[^;!?]*?)(?=\s*[.!?]*\s*$)"
@@ -135,6 +164,8 @@ _add(_LIVE + r"(?P<prep>in|near)\s+" + _O, "fact", "home city", "The user lives 
 _add(_AM + r"(?:currently\s+|now\s+)?(?:based|located)\s+in\s+" + _O, "fact", "home city",
      "The user is based in {x}.")
 _add(_AM + r"(?:originally\s+)?from\s+" + _O, "fact", "hometown", "The user is from {x}.")
+_add(_AM + r"(?:currently\s+|temporarily\s+|now\s+)?(?P<v>staying|working)\s+(?P<prep>from|in|at)\s+" + _O,
+     "fact", "current location", "The user is {v} {prep} {x}.")
 _add(r"^I\s+(?:currently\s+|now\s+)?work\s+(?P<prep>at|for)\s+" + _O, "fact", "employer",
      "The user works {prep} {x}.")
 _add(_AM + r"(?:currently\s+|now\s+)?(?:working|employed)\s+(?:at|for|by)\s+" + _O,
@@ -258,9 +289,12 @@ def _generic(m: re.Match[str]) -> Hit | None:
 
 _RETRACT = re.compile(
     r"\b(?:forget|stop remembering)\s+(?P<x>[^,;!?]+?)" + _STOP
-    + r"|\b(?:delete|remove|erase)\s+(?P<y>[^,;!?]+?)\s+from\s+(?:your\s+)?memory\b",
+    + r"|\b(?:delete|remove|erase|wipe|clear)\s+(?P<y>[^,;!?]+?)\s+from\s+(?:your\s+)?memory\b",
     re.I,
 )
+_EVERY = re.compile(r"^(?:(?:absolutely\s+)?(?:everything|anything|all)(?:\s+(?:of\s+it|you\s+know|you\s+have|"
+                    r"you've got|I\s+(?:said|told you|mentioned)))?\s+(?:about|on|regarding|related to)|"
+                    r"all\s+(?:the\s+)?(?:stuff|things|details|memories|facts)\s+(?:about|on|regarding))\s+", re.I)
 _RETRACT_KINDS = {"allergy": "constraint", "diet": "preference", "code language": "procedural",
                   "answer style": "procedural", "editor": "preference", "agent instruction": "constraint"}
 
@@ -270,11 +304,15 @@ def retraction(s: str) -> tuple[Hit, re.Match[str]] | None:
     m = _RETRACT.search(s)
     if not m or re.search(r"\b(?:don't|do not|never|not)\s+forget\b", s, re.I):
         return None
-    x = re.sub(r"^(?:(?:what|everything|anything)\s+I\s+(?:said|told you|mentioned)\s+about|everything about|"
-               r"the fact that|about|that)\s+", "", m["x"] or m["y"], flags=re.I)
-    if x.lower() in {"it", "that", "this", "about it"}:
+    named = trim_tail(m["x"] or m["y"])
+    every = _EVERY.match(named)
+    x = named[every.end():] if every else re.sub(
+        r"^(?:(?:what|everything|anything)\s+I\s+(?:said|told you|mentioned)\s+about|"
+        r"the fact that|about|that)\s+", "", named, flags=re.I)
+    if x.lower() in {"it", "that", "this", "about it", "them", "him", "her"}:
         return None
     mine = re.match(r"(?:my|our)\s+(.+)", x, re.I)
     topic = topic_for(x) or noun_topic(mine[1] if mine else x)
-    return Hit(_RETRACT_KINDS.get(topic, "fact"), topic, rewrite(x, user=True), operation="retract"), m
+    return Hit(_RETRACT_KINDS.get(topic, "fact"), topic, rewrite(x, user=True), operation="retract",
+               every=bool(every)), m
 
