@@ -13,6 +13,7 @@ from memory_agent.core.facts import ProposedFact, ProposedFacts
 from memory_agent.core.kinds import default_importance
 from memory_agent.core.messages import message_text
 from memory_agent.memory.end_dates import stated_ends
+from memory_agent.models.offline.corrections import corrections
 from memory_agent.models.offline.grammar import as_sentence, noun_topic, rewrite
 from memory_agent.models.offline.judgement import judge, shown_memories
 from memory_agent.models.offline.rules import RULES, Hit, retraction
@@ -96,22 +97,46 @@ def _extract(text: str, message_id: str, today: date | None) -> list[tuple[Propo
     """:func:`extract_facts`, each fact with whether it retracts everything about what it names."""
     facts: list[tuple[ProposedFact, bool]] = []
     for sentence in _SENTENCE_SPLIT.split(text):
-        question = sentence.rstrip().endswith("?")
-        for clause in (c.strip() for c in _CLAUSE_SPLIT.split(sentence.strip())):
-            for hit, start, end in _clause_hits(clause, question):
-                evidence = clause[start:end].strip(" ,;:") or clause
-                content = hit.content if hit.operation == "retract" else as_sentence(hit.content)
-                if evidence not in text or not content or any(f.content == content for f, _ in facts):
-                    continue
-                sensitive = hit.topic != "allergy" and RESTRICTED.search(f"{evidence} {content}")
-                facts.append((ProposedFact(
-                    operation=hit.operation, kind=hit.kind, content=content, topic=hit.topic,
-                    message_ids=[message_id] if message_id else [], evidence=evidence,
-                    confidence=min(MAX_CONFIDENCE, hit.confidence), importance=default_importance(hit.kind),
-                    sensitivity="restricted" if sensitive else "common",
-                    valid_until=None if hit.operation == "retract" else _valid_until(clause, today),
-                ), hit.every))
+        for part, question in _statement_then_question(sentence.strip()):
+            _extract_part(text, part, question, message_id, today, facts)
     return facts
+
+
+_BOUNDARY = re.compile(r",\s+|\s+[—–-]+\s+")
+_ASKS = re.compile(r"(?:any|anything|thoughts|ideas|tips|help|recommendations?)\b", re.I)
+
+
+def _statement_then_question(sentence: str) -> list[tuple[str, bool]]:
+    """A sentence ending in "?" that opens with a statement ("I live in Madrid, is there a gym near
+    me?") is split where the question starts: ``[(statement, False), (question, True)]``; any other
+    sentence is ``[(sentence, is_question)]``."""
+    if not sentence.rstrip().endswith("?"):
+        return [(sentence, False)]
+    for b in _BOUNDARY.finditer(sentence):
+        rest = sentence[b.end():]
+        asked = re.sub(r"^(?:but|and|so)\s+", "", rest, flags=re.I)
+        if QUESTION.match(asked) or _ASKS.match(asked):
+            return [(sentence[: b.start()], False), (rest, True)]
+    return [(sentence, True)]
+
+
+def _extract_part(text: str, sentence: str, question: bool, message_id: str, today: date | None,
+                  facts: list[tuple[ProposedFact, bool]]) -> None:
+    """Append the facts of one statement (or question) ``sentence`` of ``text`` to ``facts``."""
+    for clause in (c.strip() for c in _CLAUSE_SPLIT.split(sentence.strip())):
+        for hit, start, end in _clause_hits(clause, question):
+            evidence = clause[start:end].strip(" ,;:") or clause
+            content = hit.content if hit.operation == "retract" else as_sentence(hit.content)
+            if evidence not in text or not content or any(f.content == content for f, _ in facts):
+                continue
+            sensitive = hit.topic != "allergy" and RESTRICTED.search(f"{evidence} {content}")
+            facts.append((ProposedFact(
+                operation=hit.operation, kind=hit.kind, content=content, topic=hit.topic,
+                message_ids=[message_id] if message_id else [], evidence=evidence,
+                confidence=min(MAX_CONFIDENCE, hit.confidence), importance=default_importance(hit.kind),
+                sensitivity="restricted" if sensitive else "common",
+                valid_until=None if hit.operation == "retract" else _valid_until(clause, today),
+            ), hit.every))
 
 
 _TODAY = re.compile(r"\bToday is (\d{4}-\d{2}-\d{2})\b")
@@ -170,4 +195,11 @@ def propose_facts(messages: Any) -> ProposedFacts:
             seen = {f.content for f, _ in facts}
             facts.extend(f for f in _extract(text.strip(), message_id, today) if f[0].content not in seen)
     every = {i for i, (_, e) in enumerate(facts) if e}
-    return ProposedFacts(facts=judge([f for f, _ in facts], shown_memories(head), every))
+    shown = shown_memories(head)
+    judged = judge([f for f, _ in facts], shown, every)
+    for message_id, role, text in turns:  # a corrected value ("sorry, it's 10:15") updates a memory shown
+        taken = {f.target for f in judged if f.target} | {f.content for f in judged}
+        if role in ("user", "human"):
+            judged += [c for c in corrections(text.strip(), message_id, shown)
+                       if c.target not in taken and c.content not in taken]
+    return ProposedFacts(facts=judged)

@@ -158,7 +158,7 @@ _add(_HAVE + r"(?![^,;!?]*\b(?:question|idea|problem|issue|doubt|minute|second|m
      r"request)s?\b)[^,;!?]+?)" + _STOP, "fact", "*", "The user has {x}.")
 _add(r"^I\s+(?:have to|must|need to|am required to|'m required to)\s+use\s+" + _O,
      "constraint", "*", "The user has to use {x}.")
-_LIVE = r"^I\s+(?:currently\s+|now\s+|still\s+)?(?:live|reside)\s+"
+_LIVE = r"^(?:I|we)\s+(?:currently\s+|now\s+|still\s+)?(?:live|reside)\s+"
 _add(_LIVE + r"(?:at\s+|in\s+(?=\d))" + _O, "fact", "address", "The user lives at {x}.")
 _add(_LIVE + r"(?P<prep>in|near)\s+" + _O, "fact", "home city", "The user lives {prep} {x}.")
 _add(_AM + r"(?:currently\s+|now\s+)?(?:based|located)\s+in\s+" + _O, "fact", "home city",
@@ -197,7 +197,14 @@ def _switch(m: re.Match[str]) -> Hit | None:
     return Hit("decision", topic, f"{_subject(m['subj'] or m['subj2'] or m['subj3'])} now uses {new}.")
 
 
-_add(r"^I\s+" + _PERF + r"(?:moved|relocated)\s+to\s+" + _O, "fact", "home city", "The user lives in {x}.")
+_add(r"^(?:I|we)\s+" + _PERF + r"(?:moved|relocated)\s+to\s+" + _O, "fact", "home city", "The user lives in {x}.")
+# "we're in Grenoble now": where the user lives ("now": a change of home); "I'm in Paris": where they are
+_WE_ARE = r"^(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+"
+_PLACE = r"(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"  # capitalised words: a place name
+_add(_WE_ARE + r"(?:settled\s+|living\s+)?in\s+" + _PLACE + r"\s+now" + _STOP, "fact", "home city",
+     "The user lives in {x}.")
+_add(_WE_ARE + r"(?:now\s+)?(?:settled|living)\s+in\s+" + _PLACE + _STOP, "fact", "home city", "The user lives in {x}.")
+_add(_WE_ARE + r"(?:currently\s+)?in\s+" + _PLACE + r"\b", "fact", "current location", "The user is in {x}.")
 
 
 _DECIDED = _PERF + r"(?P<v>decided|agreed|chose|picked|selected|settled|went with|opted)\b\s*" + _L
@@ -264,6 +271,9 @@ _add(r"^(?:my|our|the)\s+(?P<thing>budget|deadline|due date|time limit|launch da
 _add(r"^(?:my|our)\s+(?!(?:day|week|weekend|morning|evening|night|question|point|guess|pleasure|bad|mistake|"
      r"problem|issue)\s)(?P<thing>[\w '-]{1,40}?)\s+(?P<v>is|are|was|were)\s+" + _O, "fact", "*{thing}",
      "The user's {thing} {v} {x}.")
+_add(r"^(?!(?:today|tomorrow|yesterday|tonight|it|that|this|there|here|everyone|nobody|somebody|someone|"
+     r"what|who|where|let|that)'s\b)(?P<name>(?-i:[A-Z][a-z]+))'s\s+(?P<thing>[\w -]{1,30}?)\s+"
+     r"(?P<v>is|are|was)\s+" + _O, "fact", "{name}", "{name}'s {thing} {v} {x}.")
 _add(r"^(?:my|our)\s+(?P<thing>\w+(?:\s+\w+)??)\s+(?P<v>(?:really\s+)?(?:love|like|enjoy|hate|have|play|go|"
      r"want|live|work|\w+s))\s+" + _O, "fact", "*", "The user's {thing} {v} {x}.")
 
@@ -292,6 +302,8 @@ _RETRACT = re.compile(
     + r"|\b(?:delete|remove|erase|wipe|clear)\s+(?P<y>[^,;!?]+?)\s+from\s+(?:your\s+)?memory\b",
     re.I,
 )
+_KEEP_NOT = re.compile(r"^(?:please\s+)?(?:(?:don't|do not)\s+(?:keep|store|save|remember)|"
+                       r"stop\s+(?:storing|keeping|saving))\s+(?P<x>[^,;!?]+?)" + _STOP, re.I)
 _EVERY = re.compile(r"^(?:(?:absolutely\s+)?(?:everything|anything|all)(?:\s+(?:of\s+it|you\s+know|you\s+have|"
                     r"you've got|I\s+(?:said|told you|mentioned)))?\s+(?:about|on|regarding|related to)|"
                     r"all\s+(?:the\s+)?(?:stuff|things|details|memories|facts)\s+(?:about|on|regarding))\s+", re.I)
@@ -301,10 +313,12 @@ _RETRACT_KINDS = {"allergy": "constraint", "diet": "preference", "code language"
 
 def retraction(s: str) -> tuple[Hit, re.Match[str]] | None:
     """A retract proposal for "forget where I live" (content: "where the user lives")."""
-    m = _RETRACT.search(s)
+    m = _RETRACT.search(s) or _KEEP_NOT.search(s)
     if not m or re.search(r"\b(?:don't|do not|never|not)\s+forget\b", s, re.I):
         return None
-    named = trim_tail(m["x"] or m["y"])
+    named = re.sub(r"\s+(?:thing|stuff|bit|part|info|details)$", "",
+                   re.sub(r"(?:\s+(?:any ?more|please|in (?:your )?memory|on file))+$", "",
+                          trim_tail(m.groupdict().get("x") or m.groupdict().get("y") or ""), flags=re.I), flags=re.I)
     every = _EVERY.match(named)
     x = named[every.end():] if every else re.sub(
         r"^(?:(?:what|everything|anything)\s+I\s+(?:said|told you|mentioned)\s+about|"

@@ -52,8 +52,10 @@ MARKERS = re.compile(
     r"one more thing|heads up)\b\s*[:,!.\-–—]*\s*)+",
     re.I,
 )
-# A short lead-in of at most five words ending in a colon: "Big news:", "The client pushed back:".
-HEADLINE = re.compile(r"(?:[A-Za-z][\w'-]*\s+){0,4}[A-Za-z][\w'-]*:\s+")
+# A short lead-in of at most five words ending in a colon ("Big news:", "The client pushed back:"), or
+# in a dash before a first-person statement ("quick one — I live in …"; "I live in Oslo — love it" keeps
+# its statement).
+HEADLINE = re.compile(r"(?:[A-Za-z][\w'-]*\s+){0,4}[A-Za-z][\w'-]*(?::\s+|\s+[—–-]\s+(?=(?:I|we|my|our)\b))", re.I)
 CHATTER = re.compile(
     r"^(?:thanks|thank you|thx|ty|cheers|much appreciated|appreciate it|i appreciate|got it|sounds good|"
     r"see you|bye|goodbye|good (?:morning|night|evening|afternoon)|lol|haha|you're welcome|no problem|"

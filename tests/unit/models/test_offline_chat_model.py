@@ -209,3 +209,16 @@ def test_declared_restrictions_are_constraints() -> None:
     assert [(f.kind, f.content) for f in facts] == [
         ("constraint", "The user does not want to be called before 10."),
         ("constraint", "The user accepts deliveries only in the morning.")]
+
+
+def test_a_corrected_value_updates_the_most_related_memory_shown() -> None:
+    shown = "[m1] (fact, standup) The user's daily standup is at 9:30.\n[m2] (fact, kids) The user has 2 kids."
+    [fixed] = judged("Sorry, wrong time, mine is at 10:15", shown)
+    assert (fixed.operation, fixed.target, fixed.content, fixed.evidence) == (
+        "update", "m1", "The user's daily standup is at 10:15.", "mine is at 10:15")
+    name = "[m1] (fact, son) The user's son Jaden turns 7 on Saturday."
+    [spelled] = judged("oh wait, it's Jayden with a y, typo", name)
+    assert spelled.content == "The user's son Jayden turns 7 on Saturday."
+    assert judged("actually it's 5pm here, what should I eat?", shown) == []  # a question corrects nothing
+    assert judged("it's 10:15 now", shown) == []  # no sign of a mistake
+    assert judged("Sorry, it's 5 now.", "[m1] (fact, kids) The user has 2 kids.") == []  # "2" and "5": not alike
