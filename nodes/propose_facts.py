@@ -48,9 +48,10 @@ def extraction_prompt(message: HumanMessage, related: Sequence[Fact] = (), now: 
 def make_propose_facts(memory: LongTermMemory, model: BaseChatModel):
     """Build the node. Nothing is written here (the audit rows are written by ``commit``).
 
-    The prompt shows the model the user's related live memories under short ids (``m1`` …, mapped
-    to fact ids here, never shown); the model judges each item add / update / retract / none and
-    ``memory.plan`` checks every target against that map, this user's store and the clock.
+    The prompt shows the model the user's related live memories (to this message, and a few to the
+    user's previous one) under short ids (``m1`` …, mapped to fact ids here, never shown); the model
+    judges each item add / update / retract / none and ``memory.plan`` checks every target against
+    that map, this user's store and the clock.
     State out: ``proposals`` (validated, reconciled ``Proposal`` dicts) and ``dropped``
     (invalid, NOOP, or malformed model output, each with its reason). Malformed structured
     output never fails the turn: the proposals are dropped and the reason recorded.
@@ -68,7 +69,9 @@ def make_propose_facts(memory: LongTermMemory, model: BaseChatModel):
             return {"proposals": [], "dropped": []}
         thread_id = policy["thread_id"]
         now = ctx.clock()
-        related = memory.related(ctx.user_id, message_text(turn), now)
+        earlier = [m for m in messages if isinstance(m, HumanMessage) and m is not turn]
+        previous = message_text(earlier[-1]) if earlier else ""
+        related = memory.related(ctx.user_id, message_text(turn), now, previous=previous)
         shown = {f"m{i}": f.id for i, f in enumerate(related, 1)}
         try:
             out = structured.invoke([HumanMessage(extraction_prompt(turn, related, now))])

@@ -34,17 +34,23 @@ class ProposalPlanning:
     _embed: Callable[[str, str], list[float]]
     retrieve: Callable[..., list[ScoredFact]]
 
-    def related(self, user_id: str, text: str, now: datetime) -> list[Fact]:
+    def related(self, user_id: str, text: str, now: datetime, previous: str = "") -> list[Fact]:
         """The user's live memories related to ``text`` (a user message), best first, that the
         extraction prompt shows the model so it can judge add / update / retract / none: the
         memory's own retrieval on this user's collection only, with the floors of
         ``ReconcileConfig`` (``shown_limit``, ``shown_min_similarity``) and no score floor; expired
-        facts and imported dialogue turns (kind ``episode``) are left out."""
+        facts and imported dialogue turns (kind ``episode``) are left out. ``previous`` (the user's
+        message before this one in the same thread) adds the few memories related to it, so a
+        correction of what was just said ("sorry, it's Jayden with a y") is judged against it."""
         cfg = self.reconcile_config
         config = replace(self.retrieval, top_k=cfg.shown_limit, min_score=0.0,
                          min_similarity=cfg.shown_min_similarity,
                          min_similarity_profile=min(cfg.shown_min_similarity, self.retrieval.min_similarity_profile))
-        return [s.fact for s in self.retrieve(user_id, text, now, config=config) if s.fact.kind != EPISODE_KIND]
+        found = [s.fact for s in self.retrieve(user_id, text, now, config=config) if s.fact.kind != EPISODE_KIND]
+        if previous.strip() and len(found) < cfg.shown_limit:
+            before = self.retrieve(user_id, previous, now, config=replace(config, top_k=cfg.shown_previous))
+            found += [s.fact for s in before if s.fact.kind != EPISODE_KIND and s.fact.id not in {f.id for f in found}]
+        return found[: cfg.shown_limit]
 
     def plan(
         self,

@@ -55,13 +55,15 @@ class ReconcileConfig:
     """Similarity thresholds (0–1 cosine similarity) for reconcile decisions, and which live memories
     the extraction prompt shows the model: at most ``shown_limit``, found by retrieval on the user's
     message with the similarity floor ``shown_min_similarity`` (lower than retrieval's own 0.25, as
-    a change is often worded unlike the fact it replaces; code checks every target anyway)."""
+    a change is often worded unlike the fact it replaces; code checks every target anyway), then
+    up to ``shown_previous`` found on the user's previous message of the thread."""
 
     noop_similarity: float = 0.9
     update_similarity_any_topic: float = 0.7
     retract_similarity: float = 0.45
     shown_limit: int = 8
     shown_min_similarity: float = 0.15
+    shown_previous: int = 3
 
 
 @dataclass(frozen=True)
