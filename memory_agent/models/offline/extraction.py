@@ -17,7 +17,15 @@ from memory_agent.models.offline.corrections import corrections
 from memory_agent.models.offline.grammar import as_sentence, noun_topic, rewrite
 from memory_agent.models.offline.judgement import judge, shown_memories
 from memory_agent.models.offline.rules import RULES, Hit, retraction
-from memory_agent.models.offline.vocabulary import CHATTER, HEADLINE, HEDGE, MARKERS, QUESTION, RESTRICTED
+from memory_agent.models.offline.vocabulary import (
+    CHATTER,
+    HEADLINE,
+    HEDGE,
+    LEAD_TIME,
+    MARKERS,
+    QUESTION,
+    RESTRICTED,
+)
 
 __all__ = ["MAX_CONFIDENCE", "extract_facts", "propose_facts"]
 
@@ -33,6 +41,8 @@ def _clause_hits(clause: str, question: bool) -> list[tuple[Hit, int, int]]:
     offset = lead.end() if lead else 0
     if headline := HEADLINE.match(norm, offset):  # "Big news: we migrated …" → "we migrated …"
         offset = headline.end()
+    if when := LEAD_TIME.match(norm, offset):  # "for the next two months I'm …" → "I'm …"
+        offset = when.end()
     s = norm[offset:]
     if retract := retraction(s):
         return [(retract[0], offset + retract[1].start(), offset + retract[1].end())]
@@ -60,7 +70,8 @@ def _clause_hits(clause: str, question: bool) -> list[tuple[Hit, int, int]]:
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\s*[;\n]+\s*")
 _CLAUSE_SPLIT = re.compile(
-    r",\s+(?:and\s+|but\s+|so\s+)?(?=(?:I|we|my|our)\b)|\s+(?:and|but|so)\s+(?=(?:I|we|my|our)\b)", re.I
+    r",\s+(?:and\s+|but\s+|so\s+)?(?=(?:(?:normally|usually|generally|typically|otherwise|also|actually)\s+)?"
+    r"(?:I|we|my|our)\b)|\s+(?:and|but|so)\s+(?=(?:I|we|my|our)\b)", re.I
 )
 
 

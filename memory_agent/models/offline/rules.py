@@ -140,7 +140,7 @@ def _agent_instruction(m: re.Match[str]) -> Hit:
     return Hit("constraint", "agent instruction", content, whole=True)
 
 
-_add(_AM + r"(?:(?:severely|very|highly|deathly|really|quite|mildly)\s+)?allergic\s+to\s+" + _O,
+_add(_AM + r"(?:(?:very|quite|\w+ly)\s+)?allergic\s+to\s+" + _O,
      "constraint", "allergy", "The user is allergic to {x}.")
 _add(r"^I\s+have\s+(?P<a>an?\s+)?(?:(?:severe|mild|bad)\s+)?(?P<x>[\w -]+?)\s+allergy" + _STOP,
      "constraint", "allergy", "The user has {a}{x} allergy.")
@@ -161,7 +161,7 @@ _add(r"^I\s+(?:have to|must|need to|am required to|'m required to)\s+use\s+" + _
 _LIVE = r"^(?:I|we)\s+(?:currently\s+|now\s+|still\s+)?(?:live|reside)\s+"
 _add(_LIVE + r"(?:at\s+|in\s+(?=\d))" + _O, "fact", "address", "The user lives at {x}.")
 _add(_LIVE + r"(?P<prep>in|near)\s+" + _O, "fact", "home city", "The user lives {prep} {x}.")
-_add(_AM + r"(?:currently\s+|now\s+)?(?:based|located)\s+in\s+" + _O, "fact", "home city",
+_add(_AM + r"(?:currently\s+|now\s+|usually\s+|normally\s+)?(?:based|located)\s+in\s+" + _O, "fact", "home city",
      "The user is based in {x}.")
 _add(_AM + r"(?:originally\s+)?from\s+" + _O, "fact", "hometown", "The user is from {x}.")
 _add(_AM + r"(?:currently\s+|temporarily\s+|now\s+)?(?P<v>staying|working)\s+(?P<prep>from|in|at)\s+" + _O,
@@ -204,7 +204,14 @@ _PLACE = r"(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"  # capitalised w
 _add(_WE_ARE + r"(?:settled\s+|living\s+)?in\s+" + _PLACE + r"\s+now" + _STOP, "fact", "home city",
      "The user lives in {x}.")
 _add(_WE_ARE + r"(?:now\s+)?(?:settled|living)\s+in\s+" + _PLACE + _STOP, "fact", "home city", "The user lives in {x}.")
+_add(_WE_ARE + r"(?:usually|normally|generally)\s+in\s+" + _PLACE + r"\b", "fact", "home city",
+     "The user is usually in {x}.")
 _add(_WE_ARE + r"(?:currently\s+)?in\s+" + _PLACE + r"\b", "fact", "current location", "The user is in {x}.")
+# "I'm on parental leave until May", "I'm on a low-salt diet": a state the user is in
+_add(_AM + r"(?:currently\s+)?(?P<p>on\s+(?!(?:it|that|this|board|my way|the way|track|time|top|fire)\b)"
+     r"(?P<x>[^,;!?]+?))" + _STOP, "fact", "*", "The user is {p}.")
+# "I'm not drinking at all": a negated activity
+_add(_AM + r"(?P<p>not\s+(?P<x>\w+ing\b[^,;!?]*?))" + _STOP, "fact", "*", "The user is {p}.")
 
 
 _DECIDED = _PERF + r"(?P<v>decided|agreed|chose|picked|selected|settled|went with|opted)\b\s*" + _L
