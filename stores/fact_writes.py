@@ -132,7 +132,8 @@ class FactWrites:
                 id=fact_id, user_id=user_id, kind=proposal.kind, content=proposal.content, topic=proposal.topic,
                 source=proposal.source, evidence=proposal.evidence, confidence=proposal.confidence,
                 importance=proposal.importance, sensitivity=proposal.sensitivity, created_at=now, updated_at=now,
-                supersedes=target_id if proposal.operation == "UPDATE" else None, **validity(proposal.kind, now),
+                supersedes=target_id if proposal.operation == "UPDATE" else None,
+                **validity(proposal.kind, now, stated_until=proposal.valid_until),
             )
             self.ledger.save_fact(fact)
             self.index.upsert(user_id, [fact], [self._embed(user_id, fact.index_text)])

@@ -14,7 +14,14 @@ from datetime import datetime
 from typing import Any
 
 from memory_agent.core.facts import Fact, stable_id
-from memory_agent.memory.lifecycle import DEFAULT_POLICY, LifecyclePolicy, decayed_importance, review_due, validity
+from memory_agent.memory.lifecycle import (
+    DEFAULT_POLICY,
+    LifecyclePolicy,
+    decayed_importance,
+    expires_by_kind,
+    review_due,
+    validity,
+)
 from memory_agent.memory.reconcile import same_statement
 from memory_agent.memory.retrieval import cosine_similarity
 from memory_agent.memory.text import normalise
@@ -149,7 +156,10 @@ def renew(memory: LongTermMemory, user_id: str, fact_id: str, now: datetime, thr
     if fact is None or fact.status != "confirmed" or not review_due(fact, now, policy):
         return False
     fresh = validity(fact.kind, now, policy)
-    fact = fact.model_copy(update={"review_at": fresh["review_at"], "valid_until": fresh["valid_until"],
+    # an end the user stated (a kind with no default expiry that has one) is kept: a renewal is not a new end
+    until = fact.valid_until if fact.valid_until is not None and not expires_by_kind(fact.kind, policy) \
+        else fresh["valid_until"]
+    fact = fact.model_copy(update={"review_at": fresh["review_at"], "valid_until": until,
                                    "updated_at": now})
     memory.ledger.save_fact(fact)
     memory.index.upsert(user_id, [fact], [memory._embed(user_id, fact.index_text)])

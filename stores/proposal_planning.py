@@ -5,28 +5,62 @@ writes a store.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from memory_agent.core.facts import PERSON_ONLY_RISKS, Proposal, ProposedFact, Source, index_text, stable_id
+from memory_agent.core.facts import (
+    EPISODE_KIND,
+    PERSON_ONLY_RISKS,
+    Fact,
+    Proposal,
+    ProposedFact,
+    Source,
+    index_text,
+    stable_id,
+    utcnow,
+)
 from memory_agent.core.kinds import needs_approval
 from memory_agent.core.messages import message_text
 from memory_agent.memory.caps import CAP_FACTS, facts_cap_reason
-from memory_agent.memory.reconcile import ReconcileConfig, reconcile, same_statement
-from memory_agent.memory.retrieval import cosine_similarity
+from memory_agent.memory.end_dates import check_valid_until
+from memory_agent.memory.reconcile import Decision, ReconcileConfig, judge, same_statement, target_problem
+from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, cosine_similarity, similarity_from_distance
 from memory_agent.memory.validation import check_proposal
-from memory_agent.stores.base import FactIndex
+from memory_agent.stores.base import FactIndex, FactLedger
 
 
 class ProposalPlanning:
     """Validate and reconcile proposals; mixed into ``LongTermMemory``, which sets the attributes below."""
 
     index: FactIndex
+    ledger: FactLedger
+    retrieval: RetrievalConfig
     reconcile_config: ReconcileConfig
     max_facts: int
     _embed: Callable[[str, str], list[float]]
+    retrieve: Callable[..., list[ScoredFact]]
+
+    def related(self, user_id: str, text: str, now: datetime, previous: str = "") -> list[Fact]:
+        """The user's live memories related to ``text`` (a user message), best first, that the
+        extraction prompt shows the model so it can judge add / update / retract / none: the
+        memory's own retrieval on this user's collection only, with the floors of
+        ``ReconcileConfig`` (``shown_limit``, ``shown_min_similarity``) and no score floor; expired
+        facts and imported dialogue turns (kind ``episode``) are left out. ``previous`` (the user's
+        message before this one in the same thread) adds the few memories related to it, so a
+        correction of what was just said ("sorry, it's Jayden with a y") is judged against it."""
+        cfg = self.reconcile_config
+        config = replace(self.retrieval, top_k=cfg.shown_limit, min_score=0.0,
+                         min_similarity=cfg.shown_min_similarity,
+                         min_similarity_profile=min(cfg.shown_min_similarity, self.retrieval.min_similarity_profile))
+        found = [s.fact for s in self.retrieve(user_id, text, now, config=config) if s.fact.kind != EPISODE_KIND]
+        if previous.strip() and len(found) < cfg.shown_limit:
+            before = self.retrieve(user_id, previous, now, config=replace(config, top_k=cfg.shown_previous))
+            found += [s.fact for s in before if s.fact.kind != EPISODE_KIND and s.fact.id not in {f.id for f in found}]
+        return found[: cfg.shown_limit]
 
     def plan(
         self,
@@ -34,12 +68,23 @@ class ProposalPlanning:
         thread_id: str,
         proposed: Sequence[ProposedFact],
         messages: Sequence[BaseMessage],
+        shown: Mapping[str, str] | None = None,
+        now: datetime | None = None,
     ) -> tuple[list[Proposal], list[dict[str, Any]]]:
         """Validate and reconcile model proposals; nothing is written.
+
+        ``shown`` maps the short ids of the memories shown to the model (``"m1"``) to their fact ids
+        (:meth:`related`); a proposal's ``target`` is resolved through it and checked
+        (:func:`memory_agent.memory.reconcile.target_problem`), and its ``valid_until`` is checked
+        against the cited words at the clock ``now`` (default: the wall clock;
+        :func:`memory_agent.memory.end_dates.check_valid_until`): a refused date is left out, with
+        the reason in the proposal's ``reason``.
 
         Returns ``(proposals, dropped)``: proposals to show for approval (ADD/UPDATE/RETRACT) and
         dropped items ``{"proposal": dict, "id": str, "decision": "invalid"|"noop"|"drop", "reason": str}``.
         """
+        shown = dict(shown or {})
+        now = now or utcnow()
         proposals: list[Proposal] = []
         dropped: list[dict[str, Any]] = []
         planned: set[str] = set()
@@ -52,8 +97,10 @@ class ProposalPlanning:
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": "invalid", "reason": verdict.reason})
                 continue
             embedding = self._embed(user_id, index_text(p.topic, p.content))
-            twin = next((q for q, e in this_turn if _same_statement(p, q, cosine_similarity(embedding, e),
-                                                                      self.reconcile_config.noop_similarity)), None)
+            # one "forget everything about X" is several retractions with one wording: told apart by target
+            twin = None if p.operation == "retract" and p.target in shown else next(
+                (q for q, e in this_turn if _same_statement(p, q, cosine_similarity(embedding, e),
+                                                             self.reconcile_config.noop_similarity)), None)
             if twin is not None:
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": "noop",
                                 "reason": f"the same statement is already proposed in this turn: {twin.content!r}"})
@@ -61,7 +108,7 @@ class ProposalPlanning:
             this_turn.append((p, embedding))
             neighbours = self.index.query(user_id, embedding, 10)
             cited = " ".join(message_text(m) for m in messages if m.id in set(p.message_ids))
-            decision = reconcile(p, neighbours, self.reconcile_config, message=cited)
+            decision = self._judge(user_id, p, shown, embedding, neighbours, cited, now)
             target = decision.target
             if decision.operation in ("NOOP", "DROP") or (target is not None and target.id in planned):
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": decision.operation.lower(),
@@ -75,22 +122,41 @@ class ProposalPlanning:
             live_count += decision.operation == "ADD"
             if target is not None:
                 planned.add(target.id)
+            kind = verdict.kind or p.kind
             risky = (
                 decision.operation in ("UPDATE", "RETRACT")
-                or needs_approval(p.kind)
+                or needs_approval(kind)
                 or verdict.sensitivity == "restricted"
                 or verdict.risk in PERSON_ONLY_RISKS  # an entitlement or role only a person may approve
             )
+            until, until_dropped = (None, "") if decision.operation == "RETRACT" else \
+                check_valid_until(p.valid_until, cited, now)
+            reason = "; ".join(r for r in (decision.reason, verdict.note, until_dropped) if r)
             proposals.append(Proposal(
-                id=pid, operation=decision.operation, kind=p.kind,
+                id=pid, operation=decision.operation, kind=kind,
                 content=p.content.strip() if decision.operation != "RETRACT" else target.content,
                 topic=p.topic.strip(), source=Source(thread_id=thread_id, message_ids=list(p.message_ids)),
                 evidence=p.evidence.strip(), confidence=p.confidence, importance=p.importance,
                 sensitivity=verdict.sensitivity, target_id=target.id if target else None,
-                target_content=target.content if target else None, risky=risky, reason=decision.reason,
+                target_content=target.content if target else None, valid_until=until, risky=risky, reason=reason,
                 risk=verdict.risk,
             ))
         return proposals, dropped
+
+    def _judge(self, user_id: str, p: ProposedFact, shown: Mapping[str, str], embedding: list[float],
+               neighbours: list[tuple[Fact, float]], cited: str, now: datetime) -> Decision:
+        """The model's judgement of ``p`` against the memories it was shown, checked by code
+        (:func:`memory_agent.memory.reconcile.judge`): its target is read again from this user's own
+        store, so only a live fact of this user that was shown can be updated or retracted."""
+        fact = self.ledger.get_fact(user_id, shown[p.target]) if p.target and p.target in shown else None
+        problem = target_problem(p.target, shown, fact, user_id, now)
+        target = fact if p.target and problem is None else None
+        similarity = 0.0
+        if target is not None:
+            near = next((d for f, d in neighbours if f.id == target.id), None)
+            similarity = similarity_from_distance(near) if near is not None else \
+                cosine_similarity(embedding, self._embed(user_id, target.index_text))
+        return judge(p, target, similarity, neighbours, self.reconcile_config, message=cited, problem=problem)
 
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from memory_agent.app.agent import MemoryAgent
 from memory_agent.core.facts import Fact, Proposal, Source, stable_id
 from memory_agent.graph.context import user_id_problem
+from memory_agent.memory.lifecycle import expires_by_kind
 from memory_agent.memory.validation import check_edit
 
 
@@ -105,6 +106,7 @@ def edit_memory(agent: MemoryAgent, user_id: str, fact_id: str, content: str, no
                                                         message_ids=list(old.source.message_ids)),
         evidence=old.evidence, confidence=1.0, importance=old.importance, sensitivity=old.sensitivity,
         target_id=fact_id, target_content=old.content, reason="edited by the user",
+        valid_until=old.valid_until if not expires_by_kind(old.kind) else None,  # an end the user stated stays
     )
     summary = agent.memory.apply(user_id, proposal, "approve", now, "user (memories edit)")
     return agent.memory.ledger.get_fact(user_id, summary["fact_id"]).model_dump(mode="json")

@@ -17,6 +17,7 @@ import sqlite3
 import sys
 import threading
 import uuid
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -170,10 +171,14 @@ def _show_proposal(console: Console, index: int, total: int, p: dict) -> None:
     op = p.get("operation")
     if op == "RETRACT":
         console.print(Text(f"  forget:   {p.get('target_content') or p.get('content')}  [{p.get('target_id')}]"))
+    elif op == "UPDATE" and p.get("target_content"):  # old → new
+        console.print(Text(f"  update:   {p.get('target_content')}  [{p.get('target_id')}]"))
+        console.print(Text(f"        →   {p.get('content')}"))
     else:
         console.print(Text(f"  content:  {p.get('content')}"))
-    if op == "UPDATE" and p.get("target_content"):
-        console.print(Text(f"  replaces: {p.get('target_content')}  [{p.get('target_id')}]"))
+    if p.get("valid_until") and op != "RETRACT":  # stored as the instant it stops holding: show the last day
+        last = datetime.fromisoformat(str(p["valid_until"])) - timedelta(seconds=1)
+        console.print(Text(f"  until:    {last.date().isoformat()} (the user's words; the memory expires after it)"))
     console.print(Text(f"  evidence: \"{p.get('evidence')}\""))
     source = p.get("source") or {}
     console.print(Text(f"  source:   message {', '.join(source.get('message_ids') or [])}", style="dim"))

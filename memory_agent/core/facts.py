@@ -91,16 +91,28 @@ class Fact(BaseModel):
 class ProposedFact(BaseModel):
     """One candidate memory as the chat model proposes it (structured output).
 
-    ``operation`` is ``add`` for new information and ``retract`` when the user withdraws
-    something ("forget where I live"); whether an ``add`` is new, a duplicate or a
-    contradiction of a live fact is decided by code (``memory_agent.memory.reconcile``), not the model.
     ``risk`` is the model's judgement of what the item would do if stored; code enforces the policy
     of each category whatever the approval mode, and its own detectors can only raise it
-    (``memory_agent.memory.validation``). It defaults to ``"none"``, so older output still validates.
+    (``memory_agent.memory.validation``).
+    ``operation`` is the model's judgement against the related live memories shown in the prompt
+    under short ids (``m1`` …): ``add`` (new), ``update`` (replaces memory ``target``), ``retract``
+    (the user withdraws memory ``target``: "forget where I live"; "forget everything about X" is
+    one ``retract`` per memory it covers) or ``none`` (nothing new: ``target`` already says it).
+    Code checks every answer (``memory_agent.memory.reconcile.judge``): a target must be one of
+    the ids shown, this user's and live; an item with no usable target is reconciled by code.
+    ``valid_until`` is an ISO date (``YYYY-MM-DD``, the last day the fact holds) only when the
+    user states or implies an end; code checks it against the user's words and the clock
+    (``memory_agent.memory.end_dates``). Every field added since the first schema has a default,
+    so an older model output still validates.
     """
 
-    operation: Literal["add", "retract"] = Field(
-        default="add", description="'add' for new information, 'retract' when the user asks to forget something"
+    operation: Literal["add", "update", "retract", "none"] = Field(
+        default="add",
+        description="'add' new information; 'update' it replaces the memory named in target; 'retract' the user "
+                    "asks to forget the memory named in target; 'none' nothing new (target already says it)",
+    )
+    target: str | None = Field(
+        default=None, description="for update, retract and none: the short id (m1, m2, ...) of the memory shown"
     )
     kind: FactKind = Field(
         description=" | ".join(FACT_KINDS)
@@ -130,6 +142,11 @@ class ProposedFact(BaseModel):
     def _risk_as_named(cls, value: object) -> object:
         """``"Entitlement "`` reads as ``"entitlement"``; ``None`` as ``"none"``."""
         return "none" if value is None else value.strip().lower() if isinstance(value, str) else value
+    valid_until: str | None = Field(
+        default=None,
+        description="ISO date YYYY-MM-DD, the last day this holds, only when the user states or implies an end "
+                    "('until March 10', 'this week', 'for the next two months'); otherwise null",
+    )
 
 
 class ProposedFacts(BaseModel):
@@ -144,7 +161,10 @@ class Proposal(BaseModel):
     ``operation`` is the reconcile result: ADD (new), UPDATE (supersedes ``target_id``),
     RETRACT (withdraws ``target_id``). NOOP proposals never reach approval. ``risk`` is
     ``"entitlement"`` or ``"role"`` for a claim only a person may approve (asked in every mode but
-    ``never``, where it is dropped), else ``"none"`` or ``"sensitive"``.
+    ``never``, where it is dropped), else ``"none"`` or ``"sensitive"``. ``target_content``
+    is the target's wording, so a person sees an update as old → new. ``valid_until`` is the end
+    the user stated (checked, UTC; the fact expires at that time), else ``None`` and the kind's
+    default validity applies at commit.
     """
 
     id: str
@@ -159,6 +179,7 @@ class Proposal(BaseModel):
     sensitivity: Sensitivity = "common"
     target_id: str | None = None
     target_content: str | None = None
+    valid_until: datetime | None = None
     risky: bool = False
     reason: str = ""
     risk: Risk = "none"

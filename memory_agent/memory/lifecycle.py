@@ -1,7 +1,9 @@
 """Forgetting on purpose, the rules: validity by kind, review dates, confirmation and decay.
 
 **Validity by kind** (:class:`LifecyclePolicy`, applied when a fact is written): commitments
-and events expire (``valid_until``); preferences, constraints and projects get a review date
+and events expire (``valid_until``), unless the user stated an end of their own ("until March
+10", "this quarter": :mod:`memory_agent.memory.end_dates`), which replaces the default for any
+kind; preferences, constraints and projects get a review date
 (``review_at``). An expired fact is never injected (``retrieval.rank`` drops it). A fact whose
 review date is within ``review_window_days`` is injected with a note asking the agent to confirm
 it with the user; a confirmation renews it (a new review date): "yes, still true" right after
@@ -65,12 +67,24 @@ class LifecyclePolicy:
 DEFAULT_POLICY = LifecyclePolicy()
 
 
-def validity(kind: str, now: datetime, policy: LifecyclePolicy = DEFAULT_POLICY) -> dict[str, datetime | None]:
-    """``{"valid_until", "review_at"}`` for a fact of ``kind`` written at ``now``."""
+def validity(kind: str, now: datetime, policy: LifecyclePolicy = DEFAULT_POLICY,
+             stated_until: datetime | None = None) -> dict[str, datetime | None]:
+    """``{"valid_until", "review_at"}`` for a fact of ``kind`` written at ``now``.
+
+    ``stated_until`` is an end the user stated for this fact (already checked:
+    :func:`memory_agent.memory.end_dates.check_valid_until`); it replaces the kind's default
+    ``valid_until``, shorter or longer. Without it the kind's default applies."""
     expire = (kinds.expire_days() if policy.expire_days is None else policy.expire_days).get(kind)
     review = (kinds.review_days() if policy.review_days is None else policy.review_days).get(kind)
-    return {"valid_until": now + timedelta(days=expire) if expire is not None else None,
+    default_until = now + timedelta(days=expire) if expire is not None else None
+    return {"valid_until": stated_until if stated_until is not None else default_until,
             "review_at": now + timedelta(days=review) if review is not None else None}
+
+
+def expires_by_kind(kind: str, policy: LifecyclePolicy = DEFAULT_POLICY) -> bool:
+    """True when facts of ``kind`` get a default ``valid_until`` (so a fact of another kind that has
+    one holds an end the user stated, which a renewal must keep)."""
+    return kind in (kinds.expire_days() if policy.expire_days is None else policy.expire_days)
 
 
 def review_due(fact: Fact, now: datetime, policy: LifecyclePolicy = DEFAULT_POLICY) -> bool:

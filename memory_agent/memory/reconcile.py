@@ -20,13 +20,22 @@ Decided by code, from the proposal's nearest live facts (cosine similarity of th
 
 Thresholds are for all-MiniLM-L6-v2 and were set on this project's example scenarios; a person
 still approves every UPDATE and RETRACT (they are flagged risky).
+
+**Judged by the model, enforced by code** (:func:`judge`): ``propose_facts`` shows the model the
+user's related live memories under short ids (``m1`` …) and the model answers per item ``add``,
+``update <id>``, ``retract <id>`` or ``none``. Code resolves the id (it must be one of those shown,
+this user's and live; the caller checks that, :func:`target_problem`) and then keeps the
+judgement, except that an update which only restates its target (:func:`same_statement`, no new
+value) is a NOOP. An ``add``, or an item whose target is missing or refused, is reconciled by the
+rules above, as before the model was asked.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from memory_agent.core.facts import Fact, ProposedFact
 from memory_agent.memory.retrieval import similarity_from_distance
@@ -43,11 +52,18 @@ _CHANGE = re.compile(
 
 @dataclass(frozen=True)
 class ReconcileConfig:
-    """Similarity thresholds (0–1 cosine similarity) for reconcile decisions."""
+    """Similarity thresholds (0–1 cosine similarity) for reconcile decisions, and which live memories
+    the extraction prompt shows the model: at most ``shown_limit``, found by retrieval on the user's
+    message with the similarity floor ``shown_min_similarity`` (lower than retrieval's own 0.25, as
+    a change is often worded unlike the fact it replaces; code checks every target anyway), then
+    up to ``shown_previous`` found on the user's previous message of the thread."""
 
     noop_similarity: float = 0.9
     update_similarity_any_topic: float = 0.7
     retract_similarity: float = 0.45
+    shown_limit: int = 8
+    shown_min_similarity: float = 0.15
+    shown_previous: int = 3
 
 
 @dataclass(frozen=True)
@@ -154,3 +170,62 @@ def reconcile(
     if change and scored and scored[0][1] >= config.update_similarity_any_topic:
         return Decision("UPDATE", scored[0][0], f"change of a similar fact ({scored[0][1]:.2f})")
     return Decision("ADD")
+
+
+def target_problem(short_id: str | None, shown: Mapping[str, str], fact: Fact | None, user_id: str,
+                   now: datetime) -> str | None:
+    """Why the model's ``target`` cannot be acted on (``None`` when it can).
+
+    Args:
+        short_id: the id the model named (``"m2"``), or ``None``.
+        shown: short id → fact id of the memories shown in the prompt.
+        fact: the fact ``shown[short_id]`` names, read again from the user's own store (``None`` if absent).
+        user_id: the user of the turn.
+        now: the context clock.
+    """
+    if not short_id:
+        return None
+    if short_id not in shown:
+        return f"target {short_id!r} is not one of the memories shown ({', '.join(shown) or 'none'})"
+    if fact is None or fact.user_id != user_id or fact.id != shown[short_id]:
+        return f"target {short_id!r} is not a memory of this user"
+    if fact.status != "confirmed" or not fact.is_valid_at(now):
+        return f"target {short_id!r} is no longer live ({fact.status if fact.status != 'confirmed' else 'expired'})"
+    return None
+
+
+def judge(
+    proposal: ProposedFact, target: Fact | None, target_similarity: float,
+    neighbours: Sequence[tuple[Fact, float]], config: ReconcileConfig = ReconcileConfig(), message: str = "",
+    problem: str | None = None,
+) -> Decision:
+    """Decide the operation for ``proposal`` from the model's judgement, checked by code.
+
+    Args:
+        proposal: the model's item (``operation`` add | update | retract | none, ``target``).
+        target: the live fact the model's ``target`` names, already checked (:func:`target_problem`),
+            or ``None`` (no target, or a refused one).
+        target_similarity: cosine similarity (0–1) of the proposal and ``target``.
+        neighbours, config, message: as :func:`reconcile`, for the fallback.
+        problem: why the model's target was refused, put in front of the fallback's reason.
+
+    Returns:
+        A :class:`Decision` (ADD, NOOP, UPDATE, RETRACT or DROP, as :func:`reconcile`).
+    """
+    if proposal.operation == "none":
+        return Decision("NOOP", target, "the model found nothing new" + (f" (known: {target.content!r})" if target
+                                                                        else ""))
+    if target is not None and proposal.operation == "retract":
+        return Decision("RETRACT", target, "the user asked to forget it (the model named this memory)")
+    if target is not None and proposal.operation == "update":
+        if same_statement(proposal.content, target.content, target_similarity, config.noop_similarity) and \
+                not values(proposal.content) - values(target.content):
+            return Decision("NOOP", target, f"restates a known fact (similarity {target_similarity:.2f})")
+        return Decision("UPDATE", target, "replaces a known fact (the model named this memory)")
+    fallback = reconcile(proposal.model_copy(update={"operation": "retract" if proposal.operation == "retract"
+                                                                         else "add"}),
+                         neighbours, config, message)
+    if problem:
+        reason = f"{problem}; reconciled by rule: {fallback.reason or 'new'}"
+        return Decision(fallback.operation, fallback.target, reason)
+    return fallback

@@ -24,7 +24,14 @@ recorded in the audit log, when it is:
   remember it, in which case it is kept and marked ``restricted`` (seed 001);
 - **procedural memory not asked for** (:func:`procedural_reason`): a ``procedural`` fact (how
   answers are presented: style, format, language) needs an explicit request in the user's own
-  message, must be about presentation, and never about other people.
+  message, must be about presentation, and never about other people. Without such a request it is
+  not dropped but kept as a ``preference`` (:func:`procedural_as_preference`), unless it is about
+  other people.
+
+What the seed design says to keep is kept: a **declared restriction** (:func:`declared_restriction`:
+an allergy or intolerance, "do not call me", "deliveries only in the morning", "I can't eat …") is
+kept as a ``constraint`` marked ``restricted`` (so a person is always asked about it), even when the
+model marked it sensitive and the user did not say "remember".
 
 An item the model judged an ``entitlement`` or a ``role`` that the screen did not refuse passes with
 that risk: it is stored only when a person approves it (asked in modes ``always`` and
@@ -74,6 +81,8 @@ class Verdict:
     reason: str = ""
     sensitivity: str = "common"
     risk: str = "none"
+    kind: str | None = None  # the kind to store when validation changes the model's (else None)
+    note: str = ""  # why the kind changed, shown to the person with the proposal
 
 
 def _folded(text: str) -> str:
@@ -128,18 +137,26 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage]) -> V
         return Verdict(False, "a question, not a statement")
     if _HEDGE.search(evidence):
         return Verdict(False, "a guess or plan the user is unsure about")
+    kind, note = None, ""
     if proposal.kind == "procedural":
         reason = procedural_reason(content, cited)
         if reason:
-            return Verdict(False, reason)
+            note = procedural_as_preference(content, reason)
+            if note is None:
+                return Verdict(False, reason)
+            kind = "preference"
     risk = proposal.risk if proposal.risk in PERSON_ONLY_RISKS else "none"
+    if declared_restriction(content):  # the fact itself, not a longer quote that may hold another one
+        return Verdict(True, sensitivity="restricted", kind="constraint", risk=risk if risk != "none" else "sensitive",
+                       note="" if proposal.kind == "constraint" else "kept as a constraint: a declared restriction")
     sensitive = (proposal.sensitivity == "restricted" or proposal.risk == "sensitive"
                  or bool(sensitive_reason(evidence) or sensitive_reason(content)))
     if sensitive:
         if not any(asked_to_remember(c) for c in cited):
             return Verdict(False, "sensitive data said in passing (ask explicitly to have it remembered)")
-        return Verdict(True, sensitivity="restricted", risk=risk if risk != "none" else "sensitive")
-    return Verdict(True, risk=risk)
+        return Verdict(True, sensitivity="restricted", risk=risk if risk != "none" else "sensitive", kind=kind,
+                       note=note)
+    return Verdict(True, risk=risk, kind=kind, note=note)
 
 
 # ---- procedural memory -----------------------------------------------------------------
@@ -181,6 +198,39 @@ def procedural_reason(content: str, cited: Sequence[str]) -> str | None:
     if _PROCEDURAL_OTHER_PEOPLE.search(content) or any(_PROCEDURAL_OTHER_PEOPLE.search(s) for s in requests):
         return "procedural memory is about this user's answers, never rules about other people"
     return None
+
+
+_CONTACT = r"(?:call|phone|ring|text|message|e-?mail|contact|visit|disturb|bother|wake)"
+_RESTRICTION = re.compile(
+    r"\b(allerg\w*|intoleran\w*|anaphyla\w*|coeliac|celiac|epipen)\b"
+    r"|\b(do not|don't|does not|doesn't|never|not to)\s+(?:want\s+to\s+be\s+(?:called|phoned|rung|texted|"
+    r"messaged|e-?mailed|contacted|visited|disturbed|bothered|woken)\b|(?:want\s+(?:you|anyone)\s+to\s+)?"
+    rf"{_CONTACT}\s+(?:me|us|the user|them)\b|deliver\w*)"
+    r"|\b(deliver(y|ies)|parcels?|packages?|calls?|visits?|appointments?|contact)\b[^.;]{0,40}\bonly\b"
+    r"|\bonly\b[^.;]{0,30}\b(deliver\w*|call\w*|visit\w*|contact\w*|reach\w*)\b"
+    r"|\b(can't|cannot|can not|must not|mustn't|is unable to|am unable to)\s+(eat|drink|tolerate|have any)\b"
+    r"|\b(wheelchair|step-free|step free|mobility (aid|scooter|issues?))\b",
+    re.IGNORECASE,
+)
+
+
+def declared_restriction(text: str) -> bool:
+    """True when ``text`` declares a restriction the user lives with or sets on being contacted or
+    served: an allergy or intolerance, "do not call / text / visit me", deliveries, calls or visits
+    "only" at some time or way, "can't eat / drink …", a wheelchair or step-free access. Such a
+    fact is a ``constraint``, ``restricted`` (always asked about, never decayed), and is kept even
+    when it touches health and was said in passing: forgetting it costs more than keeping it."""
+    return bool(_RESTRICTION.search(text or ""))
+
+
+def procedural_as_preference(content: str, reason: str) -> str | None:
+    """A ``procedural`` proposal that :func:`procedural_reason` refused (``reason``) is kept as a
+    ``preference`` when it is only missing the explicit request or is not about presentation: a
+    stated preference about the user's own answers is still worth keeping. Returns the note shown
+    with it, or ``None`` when it must be dropped (it sets rules about other people)."""
+    if _PROCEDURAL_OTHER_PEOPLE.search(content) or "other people" in reason:
+        return None
+    return f"kept as a preference: {reason}"
 
 
 def check_edit(content: object) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, date, datetime, time
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, convert_to_messages
@@ -11,11 +12,22 @@ from langchain_core.prompt_values import PromptValue
 from memory_agent.core.facts import ProposedFact, ProposedFacts
 from memory_agent.core.kinds import default_importance
 from memory_agent.core.messages import message_text
+from memory_agent.memory.end_dates import stated_ends
 from memory_agent.memory.injection import screen
 from memory_agent.memory.sensitive import sensitive_reason
+from memory_agent.models.offline.corrections import corrections
 from memory_agent.models.offline.grammar import as_sentence, noun_topic, rewrite
+from memory_agent.models.offline.judgement import judge, shown_memories
 from memory_agent.models.offline.rules import RULES, Hit, retraction
-from memory_agent.models.offline.vocabulary import CHATTER, HEADLINE, HEDGE, MARKERS, QUESTION, RESTRICTED
+from memory_agent.models.offline.vocabulary import (
+    CHATTER,
+    HEADLINE,
+    HEDGE,
+    LEAD_TIME,
+    MARKERS,
+    QUESTION,
+    RESTRICTED,
+)
 
 __all__ = ["MAX_CONFIDENCE", "extract_facts", "propose_facts"]
 
@@ -31,6 +43,8 @@ def _clause_hits(clause: str, question: bool) -> list[tuple[Hit, int, int]]:
     offset = lead.end() if lead else 0
     if headline := HEADLINE.match(norm, offset):  # "Big news: we migrated …" → "we migrated …"
         offset = headline.end()
+    if when := LEAD_TIME.match(norm, offset):  # "for the next two months I'm …" → "I'm …"
+        offset = when.end()
     s = norm[offset:]
     if retract := retraction(s):
         return [(retract[0], offset + retract[1].start(), offset + retract[1].end())]
@@ -72,42 +86,89 @@ def _risk(hit: Hit, evidence: str, content: str, sensitive: bool) -> str:
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\s*[;\n]+\s*")
 _CLAUSE_SPLIT = re.compile(
-    r",\s+(?:and\s+|but\s+|so\s+)?(?=(?:I|we|my|our)\b)|\s+(?:and|but|so)\s+(?=(?:I|we|my|our)\b)", re.I
+    r",\s+(?:and\s+|but\s+|so\s+)?(?=(?:(?:normally|usually|generally|typically|otherwise|also|actually)\s+)?"
+    r"(?:I|we|my|our)\b)|\s+(?:and|but|so)\s+(?=(?:I|we|my|our)\b)", re.I
 )
 
 
-def extract_facts(text: str, message_id: str = "") -> list[ProposedFact]:
+_PAST = re.compile(r"^(?:\W*(?:I|we)\s+(?:was|were|had|did|went|used to|\w+ed)\b)|\b(?:have|has|'ve)\s+(?:been|\w+ed)\b"
+                   r"|\bago\b|\blast\s+(?:week|month|year|time)\b", re.I)
+
+
+def _valid_until(clause: str, today: date | None) -> str | None:
+    """The last day (ISO) of the first end the clause states (:func:`memory_agent.memory.end_dates.stated_ends`),
+    unless the clause speaks of the past ("I was there until May": an end that is over, not a bound)."""
+    if today is None or _PAST.search(clause):
+        return None
+    ends = stated_ends(clause, datetime.combine(today, time(12), tzinfo=UTC))
+    return ends[0].last_day.isoformat() if ends else None
+
+
+def extract_facts(text: str, message_id: str = "", today: date | None = None) -> list[ProposedFact]:
     """Propose facts from one user message by rule.
 
     Args:
         text: the user's message, verbatim.
         message_id: the id cited in each proposal's ``message_ids`` (an empty list when "").
+        today: the date the prompt gives; with it a clause that states an end ("until March 10",
+            "this week", "for the next two months") gives its facts a ``valid_until``.
 
     Returns:
         Zero or more ``ProposedFact`` in text order, without duplicate contents. Every
         ``evidence`` is an exact substring of ``text``; ``confidence`` is at most 0.9.
     """
-    facts: list[ProposedFact] = []
+    return [fact for fact, _ in _extract(text, message_id, today)]
+
+
+def _extract(text: str, message_id: str, today: date | None) -> list[tuple[ProposedFact, bool]]:
+    """:func:`extract_facts`, each fact with whether it retracts everything about what it names."""
+    facts: list[tuple[ProposedFact, bool]] = []
     for sentence in _SENTENCE_SPLIT.split(text):
-        question = sentence.rstrip().endswith("?")
-        for clause in (c.strip() for c in _CLAUSE_SPLIT.split(sentence.strip())):
-            for hit, start, end in _clause_hits(clause, question):
-                evidence = clause[start:end].strip(" ,;:") or clause
-                content = hit.content if hit.operation == "retract" else as_sentence(hit.content)
-                if evidence not in text or not content or any(f.content == content for f in facts):
-                    continue
-                sensitive = hit.topic != "allergy" and bool(
-                    RESTRICTED.search(f"{evidence} {content}") or sensitive_reason(f"{evidence} {content}"))
-                facts.append(ProposedFact(
-                    operation=hit.operation, kind=hit.kind, content=content, topic=hit.topic,
-                    message_ids=[message_id] if message_id else [], evidence=evidence,
-                    confidence=min(MAX_CONFIDENCE, hit.confidence), importance=default_importance(hit.kind),
-                    sensitivity="restricted" if sensitive else "common",
-                    risk=_risk(hit, evidence, content, sensitive),
-                ))
+        for part, question in _statement_then_question(sentence.strip()):
+            _extract_part(text, part, question, message_id, today, facts)
     return facts
 
 
+_BOUNDARY = re.compile(r",\s+|\s+[—–-]+\s+")
+_ASKS = re.compile(r"(?:any|anything|thoughts|ideas|tips|help|recommendations?)\b", re.I)
+
+
+def _statement_then_question(sentence: str) -> list[tuple[str, bool]]:
+    """A sentence ending in "?" that opens with a statement ("I live in Madrid, is there a gym near
+    me?") is split where the question starts: ``[(statement, False), (question, True)]``; any other
+    sentence is ``[(sentence, is_question)]``."""
+    if not sentence.rstrip().endswith("?"):
+        return [(sentence, False)]
+    for b in _BOUNDARY.finditer(sentence):
+        rest = sentence[b.end():]
+        asked = re.sub(r"^(?:but|and|so)\s+", "", rest, flags=re.I)
+        if QUESTION.match(asked) or _ASKS.match(asked):
+            return [(sentence[: b.start()], False), (rest, True)]
+    return [(sentence, True)]
+
+
+def _extract_part(text: str, sentence: str, question: bool, message_id: str, today: date | None,
+                  facts: list[tuple[ProposedFact, bool]]) -> None:
+    """Append the facts of one statement (or question) ``sentence`` of ``text`` to ``facts``."""
+    for clause in (c.strip() for c in _CLAUSE_SPLIT.split(sentence.strip())):
+        for hit, start, end in _clause_hits(clause, question):
+            evidence = clause[start:end].strip(" ,;:") or clause
+            content = hit.content if hit.operation == "retract" else as_sentence(hit.content)
+            if evidence not in text or not content or any(f.content == content for f, _ in facts):
+                continue
+            sensitive = hit.topic != "allergy" and bool(
+                RESTRICTED.search(f"{evidence} {content}") or sensitive_reason(f"{evidence} {content}"))
+            facts.append((ProposedFact(
+                operation=hit.operation, kind=hit.kind, content=content, topic=hit.topic,
+                message_ids=[message_id] if message_id else [], evidence=evidence,
+                confidence=min(MAX_CONFIDENCE, hit.confidence), importance=default_importance(hit.kind),
+                sensitivity="restricted" if sensitive else "common",
+                valid_until=None if hit.operation == "retract" else _valid_until(clause, today),
+                risk=_risk(hit, evidence, content, sensitive),
+            ), hit.every))
+
+
+_TODAY = re.compile(r"\bToday is (\d{4}-\d{2}-\d{2})\b")
 _MESSAGE_LINE = re.compile(r"^\[(?P<id>[^\]\n]*)\]\s*(?P<role>user|human|assistant|ai)\s*:\s?(?P<text>.*)$",
                            re.I)
 
@@ -130,6 +191,9 @@ def propose_facts(messages: Any) -> ProposedFacts:
             message holding a ``<messages>`` block is parsed for ``[<id>] user: <text>`` lines
             (unprefixed lines continue the line above); ``assistant:`` lines are never mined.
             Without such a block, the last human message is mined as is, cited by its ``id``.
+            The prompt's ``Today is YYYY-MM-DD`` gives the date end phrases are read at, and its
+            ``<memories>`` block the memories each proposal is judged against
+            (:func:`memory_agent.models.offline.judgement.judge`).
 
     Returns:
         ``ProposedFacts`` (possibly empty).
@@ -142,8 +206,11 @@ def propose_facts(messages: Any) -> ProposedFacts:
     if prompt is None:
         human = next((m for m in reversed(msgs) if isinstance(m, HumanMessage)), None)
         return ProposedFacts(facts=extract_facts(message_text(human), human.id or "") if human else [])
-    body = message_text(prompt)
-    body = body[body.index("<messages>") + len("<messages>"):]
+    full = message_text(prompt)
+    head = full[: full.index("<messages>")]  # the prompt's own text: the user's words cannot set the date
+    found = _TODAY.search(head)
+    today = date.fromisoformat(found[1]) if found else None
+    body = full[full.index("<messages>") + len("<messages>"):]
     body = body[: body.rindex("</messages>")] if "</messages>" in body else body
     turns: list[list[str]] = []  # [id, role, text]
     for line in body.splitlines():
@@ -151,9 +218,17 @@ def propose_facts(messages: Any) -> ProposedFacts:
             turns.append([m["id"].strip(), m["role"].lower(), m["text"]])
         elif turns:
             turns[-1][2] += "\n" + line
-    facts: list[ProposedFact] = []
+    facts: list[tuple[ProposedFact, bool]] = []
     for message_id, role, text in turns:
         if role in ("user", "human"):
-            seen = {f.content for f in facts}
-            facts.extend(f for f in extract_facts(text.strip(), message_id) if f.content not in seen)
-    return ProposedFacts(facts=facts)
+            seen = {f.content for f, _ in facts}
+            facts.extend(f for f in _extract(text.strip(), message_id, today) if f[0].content not in seen)
+    every = {i for i, (_, e) in enumerate(facts) if e}
+    shown = shown_memories(head)
+    judged = judge([f for f, _ in facts], shown, every)
+    for message_id, role, text in turns:  # a corrected value ("sorry, it's 10:15") updates a memory shown
+        taken = {f.target for f in judged if f.target} | {f.content for f in judged}
+        if role in ("user", "human"):
+            judged += [c for c in corrections(text.strip(), message_id, shown)
+                       if c.target not in taken and c.content not in taken]
+    return ProposedFacts(facts=judged)

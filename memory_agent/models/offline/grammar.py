@@ -86,7 +86,9 @@ def noun_topic(text: str, *, drop_verb: bool = False) -> str:
 
 
 def trim_tail(text: str) -> str:
-    """Cut a trailing comment off a statement: "a support group and it was great" -> "a support group"."""
-    return re.split(r"\s+(?:and|but|so|because|which|where|when)\s+(?:it|that|this|they|there|he|she|i)\b"
+    """Cut a trailing comment off a statement: "a support group and it was great" -> "a support group",
+    and trailing asides ("please", "btw", "fyi", "lol")."""
+    head = re.split(r"\s+(?:and|but|so|because|which|where|when)\s+(?:it|that|this|they|there|he|she|i)\b"
                     r"|\s+[-–—]+\s+", text, maxsplit=1, flags=re.I)[0]
+    return re.sub(r"(?:,?\s+(?:please|btw|fyi|lol|haha|thanks|thx))+$", "", head, flags=re.I)
 

@@ -27,6 +27,7 @@ class Hit:
     end: int | None = None  # evidence end inside the clause (default: end of the match)
     whole: bool = False  # evidence is the whole clause
     operation: str = "add"
+    every: bool = False  # a retraction of everything about what it names ("forget everything about X")
 
 
 _STOP = r"(?=\s*(?:[,;!?]|\.(?:\s|$)|$))"
@@ -99,6 +100,34 @@ _add(r"^(?:please\s+)?use\s+(?P<x>[\w#+.]+)\s+for\s+(?:the\s+|all\s+)?(?:code\s+
      *_CODE)
 
 
+# Declared restrictions on contacting or serving the user, before the instruction rule below reads
+# "never call me" as a rule for the agent: "please don't call me before 10", "deliveries only in the
+# morning", "I can only take calls after 6".
+_PARTICIPLE = {"call": "called", "phone": "phoned", "ring": "rung", "text": "texted", "message": "messaged",
+               "email": "emailed", "e-mail": "emailed", "contact": "contacted", "visit": "visited",
+               "disturb": "disturbed", "bother": "bothered", "wake": "woken up"}
+
+
+@_rule(r"^(?:please\s+)?(?:do not|don't|never)\s+(?P<v>" + "|".join(_PARTICIPLE) + r")\s+(?:me|us)\b"
+       r"(?:\s+up)?(?P<x>[^,;!?]*?)" + _STOP)
+def _no_contact(m: re.Match[str]) -> Hit:
+    when = trim_tail(m["x"]).strip()
+    content = f"The user does not want to be {_PARTICIPLE[m['v'].lower()]}{' ' + rewrite(when) if when else ''}."
+    return Hit("constraint", "contact", content, end=m.start("x") + len(trim_tail(m["x"])))
+
+
+@_rule(r"^(?:please\s+)?(?:(?:my|our|all|any)\s+)?(?P<thing>deliveries|parcels|packages|calls|phone calls|visits|"
+       r"appointments|meetings)\s+(?:(?:should|must|can|need to|have to)\s+)?(?:(?:be|come|arrive|happen)\s+)?"
+       r"only\s+" + _O)
+def _only_when(m: re.Match[str]) -> Hit:
+    x = re.sub(r",?\s+please$", "", trim_tail(m["x"]), flags=re.I)
+    thing = m["thing"].lower()
+    return Hit("constraint", thing, f"The user accepts {thing} only {rewrite(x)}.", end=m.start("x") + len(x))
+
+
+_add(r"^I\s+(?:can|will)\s+only\s+" + _O, "constraint", "*v", "The user can only {x}.")
+
+
 @_rule(r"^(?:(?:from now on|going forward|in (?:the )?future),?\s*)?(?:please\s+)?"
        r"(?:you\s+(?:should|must)\s+)?"
        r"(?P<x>(?:always|never)\b[^;!?]*?)(?=\s*[.!?]*\s*$)"
@@ -111,7 +140,7 @@ def _agent_instruction(m: re.Match[str]) -> Hit:
     return Hit("constraint", "agent instruction", content, whole=True)
 
 
-_add(_AM + r"(?:(?:severely|very|highly|deathly|really|quite|mildly)\s+)?allergic\s+to\s+" + _O,
+_add(_AM + r"(?:(?:very|quite|\w+ly)\s+)?allergic\s+to\s+" + _O,
      "constraint", "allergy", "The user is allergic to {x}.")
 _add(r"^I\s+have\s+(?P<a>an?\s+)?(?:(?:severe|mild|bad)\s+)?(?P<x>[\w -]+?)\s+allergy" + _STOP,
      "constraint", "allergy", "The user has {a}{x} allergy.")
@@ -129,12 +158,14 @@ _add(_HAVE + r"(?![^,;!?]*\b(?:question|idea|problem|issue|doubt|minute|second|m
      r"request)s?\b)[^,;!?]+?)" + _STOP, "fact", "*", "The user has {x}.")
 _add(r"^I\s+(?:have to|must|need to|am required to|'m required to)\s+use\s+" + _O,
      "constraint", "*", "The user has to use {x}.")
-_LIVE = r"^I\s+(?:currently\s+|now\s+|still\s+)?(?:live|reside)\s+"
+_LIVE = r"^(?:I|we)\s+(?:currently\s+|now\s+|still\s+)?(?:live|reside)\s+"
 _add(_LIVE + r"(?:at\s+|in\s+(?=\d))" + _O, "fact", "address", "The user lives at {x}.")
 _add(_LIVE + r"(?P<prep>in|near)\s+" + _O, "fact", "home city", "The user lives {prep} {x}.")
-_add(_AM + r"(?:currently\s+|now\s+)?(?:based|located)\s+in\s+" + _O, "fact", "home city",
+_add(_AM + r"(?:currently\s+|now\s+|usually\s+|normally\s+)?(?:based|located)\s+in\s+" + _O, "fact", "home city",
      "The user is based in {x}.")
 _add(_AM + r"(?:originally\s+)?from\s+" + _O, "fact", "hometown", "The user is from {x}.")
+_add(_AM + r"(?:currently\s+|temporarily\s+|now\s+)?(?P<v>staying|working)\s+(?P<prep>from|in|at)\s+" + _O,
+     "fact", "current location", "The user is {v} {prep} {x}.")
 _add(r"^I\s+(?:currently\s+|now\s+)?work\s+(?P<prep>at|for)\s+" + _O, "fact", "employer",
      "The user works {prep} {x}.")
 _add(_AM + r"(?:currently\s+|now\s+)?(?:working|employed)\s+(?:at|for|by)\s+" + _O,
@@ -166,7 +197,21 @@ def _switch(m: re.Match[str]) -> Hit | None:
     return Hit("decision", topic, f"{_subject(m['subj'] or m['subj2'] or m['subj3'])} now uses {new}.")
 
 
-_add(r"^I\s+" + _PERF + r"(?:moved|relocated)\s+to\s+" + _O, "fact", "home city", "The user lives in {x}.")
+_add(r"^(?:I|we)\s+" + _PERF + r"(?:moved|relocated)\s+to\s+" + _O, "fact", "home city", "The user lives in {x}.")
+# "we're in Grenoble now": where the user lives ("now": a change of home); "I'm in Paris": where they are
+_WE_ARE = r"^(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+"
+_PLACE = r"(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"  # capitalised words: a place name
+_add(_WE_ARE + r"(?:settled\s+|living\s+)?in\s+" + _PLACE + r"\s+now" + _STOP, "fact", "home city",
+     "The user lives in {x}.")
+_add(_WE_ARE + r"(?:now\s+)?(?:settled|living)\s+in\s+" + _PLACE + _STOP, "fact", "home city", "The user lives in {x}.")
+_add(_WE_ARE + r"(?:usually|normally|generally)\s+in\s+" + _PLACE + r"\b", "fact", "home city",
+     "The user is usually in {x}.")
+_add(_WE_ARE + r"(?:currently\s+)?in\s+" + _PLACE + r"\b", "fact", "current location", "The user is in {x}.")
+# "I'm on parental leave until May", "I'm on a low-salt diet": a state the user is in
+_add(_AM + r"(?:currently\s+)?(?P<p>on\s+(?!(?:it|that|this|board|my way|the way|track|time|top|fire)\b)"
+     r"(?P<x>[^,;!?]+?))" + _STOP, "fact", "*", "The user is {p}.")
+# "I'm not drinking at all": a negated activity
+_add(_AM + r"(?P<p>not\s+(?P<x>\w+ing\b[^,;!?]*?))" + _STOP, "fact", "*", "The user is {p}.")
 
 
 _DECIDED = _PERF + r"(?P<v>decided|agreed|chose|picked|selected|settled|went with|opted)\b\s*" + _L
@@ -233,6 +278,9 @@ _add(r"^(?:my|our|the)\s+(?P<thing>budget|deadline|due date|time limit|launch da
 _add(r"^(?:my|our)\s+(?!(?:day|week|weekend|morning|evening|night|question|point|guess|pleasure|bad|mistake|"
      r"problem|issue)\s)(?P<thing>[\w '-]{1,40}?)\s+(?P<v>is|are|was|were)\s+" + _O, "fact", "*{thing}",
      "The user's {thing} {v} {x}.")
+_add(r"^(?!(?:today|tomorrow|yesterday|tonight|it|that|this|there|here|everyone|nobody|somebody|someone|"
+     r"what|who|where|let|that)'s\b)(?P<name>(?-i:[A-Z][a-z]+))'s\s+(?P<thing>[\w -]{1,30}?)\s+"
+     r"(?P<v>is|are|was)\s+" + _O, "fact", "{name}", "{name}'s {thing} {v} {x}.")
 _add(r"^(?:my|our)\s+(?P<thing>\w+(?:\s+\w+)??)\s+(?P<v>(?:really\s+)?(?:love|like|enjoy|hate|have|play|go|"
      r"want|live|work|\w+s))\s+" + _O, "fact", "*", "The user's {thing} {v} {x}.")
 
@@ -258,9 +306,14 @@ def _generic(m: re.Match[str]) -> Hit | None:
 
 _RETRACT = re.compile(
     r"\b(?:forget|stop remembering)\s+(?P<x>[^,;!?]+?)" + _STOP
-    + r"|\b(?:delete|remove|erase)\s+(?P<y>[^,;!?]+?)\s+from\s+(?:your\s+)?memory\b",
+    + r"|\b(?:delete|remove|erase|wipe|clear)\s+(?P<y>[^,;!?]+?)\s+from\s+(?:your\s+)?memory\b",
     re.I,
 )
+_KEEP_NOT = re.compile(r"^(?:please\s+)?(?:(?:don't|do not)\s+(?:keep|store|save|remember)|"
+                       r"stop\s+(?:storing|keeping|saving))\s+(?P<x>[^,;!?]+?)" + _STOP, re.I)
+_EVERY = re.compile(r"^(?:(?:absolutely\s+)?(?:everything|anything|all)(?:\s+(?:of\s+it|you\s+know|you\s+have|"
+                    r"you've got|I\s+(?:said|told you|mentioned)))?\s+(?:about|on|regarding|related to)|"
+                    r"all\s+(?:the\s+)?(?:stuff|things|details|memories|facts)\s+(?:about|on|regarding))\s+", re.I)
 _RETRACT_KINDS = {"allergy": "constraint", "diet": "preference", "code language": "procedural",
                   "answer style": "procedural", "editor": "preference", "agent instruction": "constraint"}
 
@@ -283,14 +336,20 @@ def retraction(s: str) -> tuple[Hit, re.Match[str]] | None:
         thing = secret["x"]
         topic = topic_for(thing) or noun_topic(thing)
         return Hit("fact", topic, f"the user's {thing}", operation="retract"), secret
-    m = _RETRACT.search(s)
+    m = _RETRACT.search(s) or _KEEP_NOT.search(s)
     if not m or re.search(r"\b(?:don't|do not|never|not)\s+forget\b", s, re.I):
         return None
-    x = re.sub(r"^(?:(?:what|everything|anything)\s+I\s+(?:said|told you|mentioned)\s+about|everything about|"
-               r"the fact that|about|that)\s+", "", m["x"] or m["y"], flags=re.I)
-    if x.lower() in {"it", "that", "this", "about it"}:
+    named = re.sub(r"\s+(?:thing|stuff|bit|part|info|details)$", "",
+                   re.sub(r"(?:\s+(?:any ?more|please|in (?:your )?memory|on file))+$", "",
+                          trim_tail(m.groupdict().get("x") or m.groupdict().get("y") or ""), flags=re.I), flags=re.I)
+    every = _EVERY.match(named)
+    x = named[every.end():] if every else re.sub(
+        r"^(?:(?:what|everything|anything)\s+I\s+(?:said|told you|mentioned)\s+about|"
+        r"the fact that|about|that)\s+", "", named, flags=re.I)
+    if x.lower() in {"it", "that", "this", "about it", "them", "him", "her"}:
         return None
     mine = re.match(r"(?:my|our)\s+(.+)", x, re.I)
     topic = topic_for(x) or noun_topic(mine[1] if mine else x)
-    return Hit(_RETRACT_KINDS.get(topic, "fact"), topic, rewrite(x, user=True), operation="retract"), m
+    return Hit(_RETRACT_KINDS.get(topic, "fact"), topic, rewrite(x, user=True), operation="retract",
+               every=bool(every)), m
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CHATTER", "FILLER", "GENERIC_STOP", "HEADLINE", "HEDGE", "MARKERS", "NO_CONJUGATION", "PAST_IRREGULAR",
-           "QUESTION", "RESTRICTED", "TIME", "TOPIC_KEYWORDS"]
+__all__ = ["CHATTER", "FILLER", "GENERIC_STOP", "HEADLINE", "HEDGE", "LEAD_TIME", "MARKERS", "NO_CONJUGATION",
+           "PAST_IRREGULAR", "QUESTION", "RESTRICTED", "TIME", "TOPIC_KEYWORDS"]
 
 
 def _words(alternatives: str) -> re.Pattern[str]:
@@ -49,11 +49,21 @@ RESTRICTED = re.compile(
 MARKERS = re.compile(
     r"^(?:(?:quick update|update|fyi|btw|by the way|also|oh|so|well|actually|anyway|anyways|ok|okay|alright|"
     r"hi|hello|hey|yes|yeah|no|nope|great|cool|nice|and|but|plus|just so you know|for the record|"
-    r"one more thing|heads up)\b\s*[:,!.\-–—]*\s*)+",
+    r"one more thing|heads up|normally|usually|generally|typically|otherwise|honestly|basically)\b\s*[:,!.\-–—]*\s*)+",
     re.I,
 )
-# A short lead-in of at most five words ending in a colon: "Big news:", "The client pushed back:".
-HEADLINE = re.compile(r"(?:[A-Za-z][\w'-]*\s+){0,4}[A-Za-z][\w'-]*:\s+")
+# A time phrase before the subject ("for the next two months I'm not drinking", "this week we're in
+# Oslo"): skipped like a marker; the clause keeps it, so it still bounds the fact (valid_until).
+LEAD_TIME = re.compile(
+    r"(?:(?:for|over)\s+the\s+(?:next|coming)\s+[^,]{1,30}?|for\s+(?:a|an|\d+|one|two|three|four|five|six|a few|"
+    r"a couple of)\s+(?:days?|weeks?|months?|years?)|(?:until|till)\s+[^,]{1,30}?|"
+    r"(?:this|next)\s+(?:week|weekend|month|quarter|year))\s*,?\s+(?=(?:I|we|my|our)\b)",
+    re.I,
+)
+# A short lead-in of at most five words ending in a colon ("Big news:", "The client pushed back:"), or
+# in a dash before a first-person statement ("quick one — I live in …"; "I live in Oslo — love it" keeps
+# its statement).
+HEADLINE = re.compile(r"(?:[A-Za-z][\w'-]*\s+){0,4}[A-Za-z][\w'-]*(?::\s+|\s+[—–-]\s+(?=(?:I|we|my|our)\b))", re.I)
 CHATTER = re.compile(
     r"^(?:thanks|thank you|thx|ty|cheers|much appreciated|appreciate it|i appreciate|got it|sounds good|"
     r"see you|bye|goodbye|good (?:morning|night|evening|afternoon)|lol|haha|you're welcome|no problem|"
@@ -82,7 +92,7 @@ TIME = re.compile(
 FILLER = _wordset(
     "a an the my our their his her your some this that these those new old to into at in on for of with "
     "about from really so very more lot lots bit little all every any big great good first own it one two "
-    "three four five six several few many and or but because since which when while"
+    "three four five six several few many and or but because since which when while until till through during"
 )
 PAST_IRREGULAR = _wordset(
     "went was were had did made got saw took came bought ran met found began gave left felt thought told "

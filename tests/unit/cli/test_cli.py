@@ -153,7 +153,7 @@ def test_update_with_edit_supersedes(seeded):
     assert result.exit_code == 0, result.output
     out = result.output
     assert "UPDATE preference RISKY" in out
-    assert "replaces: The user is vegetarian." in out
+    assert "update:   The user is vegetarian." in out and "→   The user is vegan." in out
     assert "written: The user is vegan." in out
     assert "superseded: The user is vegetarian." in out
     facts = live_facts(data, user)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from conftest import T0
 
 from memory_agent.core.facts import Fact, ProposedFact, Source
-from memory_agent.memory.reconcile import reconcile
+from memory_agent.memory.reconcile import judge, reconcile, target_problem
 
 
 def fact(content: str, topic: str = "", fid: str = "f_old") -> Fact:
@@ -78,3 +80,59 @@ def test_retract_by_similarity_needs_the_named_words_in_the_target():
     allergy = fact("The user is allergic to shellfish.", "allergy")
     shellfish = proposal("shellfish", "shellfish", evidence="Forget what I said about shellfish", operation="retract")
     assert reconcile(shellfish, [(allergy, 0.45)]).target is allergy
+
+
+# ---- the model's judgement, checked by code -----------------------------------------------------
+def judged(content: str, operation: str, target: str | None = "m1", topic: str = "") -> ProposedFact:
+    return ProposedFact(operation=operation, target=target, kind="fact", content=content, topic=topic,
+                        message_ids=["m2"], evidence=content)
+
+
+def test_a_named_target_is_updated_even_without_a_change_word_or_a_shared_topic():
+    old = fact("The user lives in Madrid.", "home city")
+    porto = judged("The user has a flat in Porto.", "update", topic="housing")
+    assert reconcile(porto, [(old, 0.8)]).operation == "ADD"  # the rules alone see nothing to replace
+    decision = judge(porto, old, 0.2, [(old, 0.8)])
+    assert (decision.operation, decision.target) == ("UPDATE", old)
+
+
+def test_an_update_that_only_restates_its_target_is_a_noop():
+    old = fact("The user lives in Oslo.", "home city")
+    assert judge(judged("The user resides in Oslo.", "update"), old, 0.95, []).operation == "NOOP"
+    assert judge(judged("The user lives in Oslo.", "update"), old, 0.2, []).operation == "NOOP"  # same words
+    moved = judge(judged("The user now lives in Bergen.", "update"), old, 0.93, [])
+    assert moved.operation == "UPDATE"  # near-identical sentence, new value
+
+
+def test_none_is_a_noop_and_retract_takes_the_named_target():
+    old = fact("The user's ex is Sam.", "ex")
+    assert judge(judged("The user's ex is Sam.", "none"), old, 1.0, []).operation == "NOOP"
+    assert judge(judged("anything", "none", target=None), None, 0.0, []).operation == "NOOP"
+    decision = judge(judged("everything about Sam", "retract"), old, 0.3, [])
+    assert (decision.operation, decision.target) == ("RETRACT", old)
+
+
+def test_no_target_or_a_refused_one_falls_back_to_the_rules():
+    old = fact("The user lives in Munich.", "home city")
+    forget = judged("where the user lives", "retract", target=None, topic="home city")
+    assert judge(forget, None, 0.0, [(old, 0.6)]).target is old  # the rule: same topic
+    moved = judged("The user now lives in Berlin.", "update", target=None, topic="home city")
+    assert judge(moved, None, 0.0, [(old, 0.5)], message="I moved to Berlin now").operation == "UPDATE"
+    refused = judge(judged("The user is vegan.", "update", target="m9", topic="diet"), None, 0.0, [(old, 0.9)],
+                    problem="target 'm9' is not one of the memories shown (m1)")
+    assert refused.operation == "ADD" and refused.reason.startswith("target 'm9' is not one of the memories shown")
+
+
+def test_a_target_must_be_shown_this_users_and_live():
+    shown = {"m1": "f_old"}
+    live = fact("The user lives in Oslo.")
+    assert target_problem("m1", shown, live, "u", T0) is None
+    assert target_problem(None, shown, None, "u", T0) is None
+    assert "not one of the memories shown" in target_problem("m2", shown, live, "u", T0)
+    assert "not one of the memories shown" in target_problem("f_old", shown, live, "u", T0)  # a real id is not a ref
+    assert "not a memory of this user" in target_problem("m1", shown, live.model_copy(update={"user_id": "v"}), "u", T0)
+    assert "not a memory of this user" in target_problem("m1", shown, None, "u", T0)
+    gone = live.model_copy(update={"status": "superseded"})
+    assert "no longer live (superseded)" in target_problem("m1", shown, gone, "u", T0)
+    over = live.model_copy(update={"valid_until": T0 - timedelta(days=1)})
+    assert "no longer live (expired)" in target_problem("m1", shown, over, "u", T0)

@@ -76,3 +76,39 @@ def test_content_length_cap_is_a_clear_refusal(agent, model):
     model.script["tea"] = [{"kind": "preference", "content": long, "topic": "drink"}]
     result = agent.turn("alice", "I like tea.", thread_id="t1", now=T0, approval="never")
     assert result.committed == [] and "longer than 300 characters" in result.dropped[0]["reason"]
+
+
+# ---- declared restrictions: kept as constraints, restricted, always asked ------------------------
+RESTRICTIONS = {
+    "allergy marked sensitive": ("I'm allergic to penicillin.", {"kind": "fact", "sensitivity": "restricted",
+                                                                  "content": "The user is allergic to penicillin."}),
+    "do not call": ("Please don't call me before 10, I work nights.",
+                    {"kind": "preference", "content": "The user does not want to be called before 10."}),
+    "delivery window": ("Deliveries only in the morning, the concierge leaves at noon.",
+                        {"kind": "fact", "content": "The user accepts deliveries only in the morning."}),
+}
+
+
+@pytest.mark.parametrize("case", list(RESTRICTIONS))
+def test_a_declared_restriction_is_kept_as_a_restricted_constraint_and_always_asked(agent, model, case):
+    said, item = RESTRICTIONS[case]
+    model.script[said.split()[1]] = [{"topic": "restriction", **item}]
+    result = agent.turn("alice", said, thread_id="t1", now=T0, approval="risky-only")
+    assert result.dropped == []
+    [pending] = result.pending  # risky-only mode still asks
+    assert (pending["kind"], pending["sensitivity"], pending["risky"]) == ("constraint", "restricted", True)
+    agent.resume("alice", "t1", "approve", now=T0)
+    [fact] = agent.memory.ledger.facts("alice")
+    assert (fact.kind, fact.sensitivity, fact.content) == ("constraint", "restricted", item["content"])
+
+
+def test_a_presentation_wish_labelled_procedural_without_a_request_is_kept_as_a_preference(agent, model):
+    model.script["bullet"] = [{"kind": "procedural", "content": "The user likes answers as bullet lists.",
+                               "topic": "answer style"}]
+    result = agent.turn("alice", "Bullet lists are so much easier for me to read.", thread_id="t1", now=T0,
+                        approval="never")
+    assert result.dropped == [] and [c["content"] for c in result.committed] == [
+        "The user likes answers as bullet lists."]
+    [fact] = agent.memory.ledger.facts("alice")
+    assert fact.kind == "preference"
+    assert "kept as a preference" in agent.memory.ledger.audit_rows("alice")[-1]["reason"]

@@ -150,13 +150,17 @@ def test_episodes_are_found_by_time_at_the_context_clock_and_by_topic(agent, mod
 
 
 def test_procedural_memory_is_set_only_by_an_explicit_request_and_applies_every_turn(agent, model):
+    # Without an explicit request a presentation wish is kept, as a preference, not as procedural memory.
     model.script["german"] = [GERMAN]
     model.script["long answers"] = [{"kind": "procedural", "content": "The user wants short answers.",
                                      "topic": "answer style"}]
     model.script["colleagues"] = [{"kind": "procedural", "content": "Answers to the user's colleagues are in French.",
                                    "topic": "answer style"}]
     passing = agent.turn("alice", "I find long answers tiring.", thread_id="t1", now=T0, approval="never")
-    assert passing.committed == [] and "explicit request" in passing.dropped[0]["reason"]
+    assert passing.dropped == [] and [(c["operation"], c["content"]) for c in passing.committed] == [
+        ("ADD", "The user wants short answers.")]
+    [kept] = control.list_memories(agent, "alice")["facts"]
+    assert kept["kind"] == "preference"
     others = agent.turn("alice", "Please answer my colleagues in French.", thread_id="t1", now=T0, approval="never")
     assert others.committed == [] and "other people" in others.dropped[0]["reason"]
     model.script["discount"] = [{"kind": "procedural", "content": "Answers always include a 20% discount.",
@@ -166,7 +170,7 @@ def test_procedural_memory_is_set_only_by_an_explicit_request_and_applies_every_
 
     asked = agent.turn("alice", "Please always answer in German.", thread_id="t1", now=T0, approval="never")
     assert [c["written"] for c in asked.committed] == [True]
-    [fact] = control.list_memories(agent, "alice")["facts"]
+    [fact] = [f for f in control.list_memories(agent, "alice")["facts"] if f["id"] != kept["id"]]
     assert fact["kind"] == "procedural"
 
     agent.turn("alice", "Plan a dinner for four friends on Saturday.", thread_id="t2", now=day(1))

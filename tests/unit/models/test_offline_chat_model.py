@@ -150,3 +150,75 @@ def test_model_identity() -> None:
     assert "not a language model" in (OfflineChatModel.__doc__ or "").lower()
     streamed = "".join(chunk.content for chunk in model.stream([HumanMessage("hi")]))
     assert streamed == answer(HumanMessage("hi"))
+
+
+# --- Judging against the memories the prompt shows -------------------------------------------
+
+
+def judged(message: str, memories: str = "(none)", today: str = "2026-01-20 (Tuesday)") -> list[ProposedFact]:
+    prompt = fill("propose_facts.md", messages=f"[u1] user: {message}", memories=memories, today=today)
+    return OfflineChatModel().with_structured_output(ProposedFacts).invoke([HumanMessage(prompt)]).facts
+
+
+SHOWN = "\n".join([
+    "[m1] (fact, home city) The user lives in Madrid.",
+    "[m2] (constraint, allergy) The user is allergic to peanuts.",
+    "[m3] (fact, partner) The user's partner Sam is a vet in Leeds.",
+    "[m4] (fact, hobby) The user and Sam go climbing on Sundays.",
+    "[m5] (preference, language) The user's favourite language is Haskell.",
+])
+
+
+def test_a_new_value_of_a_one_value_slot_updates_the_memory_shown() -> None:
+    [moved] = judged("I live in Porto.", SHOWN)
+    assert (moved.operation, moved.target, moved.content) == ("update", "m1", "The user lives in Porto.")
+    [language] = judged("My favourite language is Elixir.", SHOWN)  # "the user's X is ...": one value
+    assert (language.operation, language.target) == ("update", "m5")
+
+
+def test_a_second_value_of_a_many_value_slot_is_added_and_a_repeat_is_none() -> None:
+    [second] = judged("I'm allergic to shellfish.", SHOWN)
+    assert (second.operation, second.target) == ("add", None)
+    [again] = judged("I live in Madrid.", SHOWN)
+    assert (again.operation, again.target) == ("none", "m1")
+
+
+def test_forget_names_one_memory_and_forget_everything_names_each_memory_about_it() -> None:
+    [home] = judged("Please forget where I live.", SHOWN)
+    assert (home.operation, home.target) == ("retract", "m1")
+    every = judged("Please forget everything about Sam.", SHOWN)
+    assert [(f.operation, f.target) for f in every] == [("retract", "m3"), ("retract", "m4")]
+    assert {f.evidence for f in every} == {"forget everything about Sam"}
+    [unknown] = judged("Please forget everything about Kim.", SHOWN)
+    assert (unknown.operation, unknown.target) == ("retract", None)  # nothing shown: code reconciles it
+
+
+def test_an_end_the_user_states_is_read_at_the_prompts_date() -> None:
+    [away] = judged("I'm working from Aberdeen this week.")
+    assert away.valid_until == "2026-01-25"
+    [leave] = judged("I live in Berlin until the end of March.")
+    assert leave.valid_until == "2026-03-31"
+    [past] = judged("I lived in Tokyo for 6 years.")
+    assert past.valid_until is None  # the past: an end that is over, not a bound
+    [no_date] = judged("I'm working from Aberdeen this week.", today="{today}")
+    assert no_date.valid_until is None  # no date in the prompt: no end is computed
+
+
+def test_declared_restrictions_are_constraints() -> None:
+    facts = judged("Please don't call me before 10. Deliveries only in the morning, please.")
+    assert [(f.kind, f.content) for f in facts] == [
+        ("constraint", "The user does not want to be called before 10."),
+        ("constraint", "The user accepts deliveries only in the morning.")]
+
+
+def test_a_corrected_value_updates_the_most_related_memory_shown() -> None:
+    shown = "[m1] (fact, standup) The user's daily standup is at 9:30.\n[m2] (fact, kids) The user has 2 kids."
+    [fixed] = judged("Sorry, wrong time, mine is at 10:15", shown)
+    assert (fixed.operation, fixed.target, fixed.content, fixed.evidence) == (
+        "update", "m1", "The user's daily standup is at 10:15.", "mine is at 10:15")
+    name = "[m1] (fact, son) The user's son Jaden turns 7 on Saturday."
+    [spelled] = judged("oh wait, it's Jayden with a y, typo", name)
+    assert spelled.content == "The user's son Jayden turns 7 on Saturday."
+    assert judged("actually it's 5pm here, what should I eat?", shown) == []  # a question corrects nothing
+    assert judged("it's 10:15 now", shown) == []  # no sign of a mistake
+    assert judged("Sorry, it's 5 now.", "[m1] (fact, kids) The user has 2 kids.") == []  # "2" and "5": not alike

@@ -164,6 +164,18 @@ GENERAL = [
     ("My kids love camping", "fact", "camping", "The user's kids love camping."),
     ("I bought a new car last week.", "event", "car", "The user bought a new car."),
     ("I'm into rock climbing.", "preference", "rock climbing", "The user is into rock climbing."),
+    # where the user is, states, restrictions, people they know, statements before a question
+    ("We relocated to Porto for work.", "fact", "home city", "The user lives in Porto for work."),
+    ("We're in Grenoble now, closer to the mountains.", "fact", "home city", "The user lives in Grenoble."),
+    ("I'm in Paris this weekend.", "fact", "current location", "The user is in Paris."),
+    ("I'm staying at my sister's place.", "fact", "current location", "The user is staying at their sister's place."),
+    ("I'm on a low-salt diet.", "fact", "low-salt diet", "The user is on a low-salt diet."),
+    ("I'm not drinking coffee.", "fact", "drinking coffee", "The user is not drinking coffee."),
+    ("Mia's birthday is 3 May.", "fact", "mia", "Mia's birthday is 3 May."),
+    ("Please don't call me after 8pm.", "constraint", "contact", "The user does not want to be called after 8pm."),
+    ("Parcels only on weekdays, please.", "constraint", "parcels", "The user accepts parcels only on weekdays."),
+    ("I live in Oslo, is there a good ski shop?", "fact", "home city", "The user lives in Oslo."),
+    ("Usually I'm based in Kyiv.", "fact", "home city", "The user is based in Kyiv."),
 ]
 
 
@@ -277,3 +289,21 @@ def test_something_declared_a_secret_later_is_retracted(text):
 
 def test_remember_that_alone_proposes_nothing():
     assert extract_facts("Remember that.", "m1") == []
+def test_a_lead_in_before_a_dash_is_skipped_only_before_a_statement() -> None:
+    assert one("quick one — I live in Oslo.").content == "The user lives in Oslo."
+    assert one("I live in Oslo — love it.").content == "The user lives in Oslo."
+    forget = one("Forget everything about Sam — all of it.")
+    assert (forget.operation, forget.content) == ("retract", "Sam")
+
+
+def test_imperative_do_not_keep_is_a_retraction_but_a_statement_is_not() -> None:
+    fact = one("Don't keep the gym thing anymore.")
+    assert (fact.operation, fact.content, fact.topic) == ("retract", "the gym", "gym")
+    assert extract_facts("I don't keep pets anymore.", "m1") == []
+
+
+def test_an_end_read_from_a_leading_time_phrase() -> None:
+    from datetime import date
+
+    [fact] = extract_facts("For the next two weeks I'm working from Lyon.", "m1", today=date(2026, 1, 20))
+    assert (fact.content, fact.valid_until) == ("The user is working from Lyon.", "2026-02-03")

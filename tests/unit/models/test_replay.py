@@ -42,7 +42,7 @@ def extraction_entry(text: str, facts) -> dict:
     had its own random id; ``facts(message_id)`` is what the model answered."""
     mid = uuid.uuid4().hex
     request = {"model": "bridge", "stream": False, "response_format": JSON_SCHEMA,
-               "messages": [{"role": "user", "content": extraction_prompt(HumanMessage(text, id=mid))}]}
+               "messages": [{"role": "user", "content": extraction_prompt(HumanMessage(text, id=mid), now=T0)}]}
     return {"id": f"c-{mid[:6]}", "request": request, "response": {"content": json.dumps({"facts": facts(mid)})}}
 
 
@@ -63,9 +63,9 @@ def write_recordings(tmp_path: Path, entries: list[dict]) -> Path:
 def test_the_key_is_the_documented_hash_of_the_masked_prompt():
     mid = uuid.uuid4().hex
     request = {"model": "bridge", "response_format": JSON_SCHEMA,
-               "messages": [{"role": "user", "content": extraction_prompt(HumanMessage("I'm vegetarian.", id=mid))}]}
+               "messages": [{"role": "user", "content": extraction_prompt(HumanMessage("I'm vegetarian.", id=mid), now=T0)}]}
     rec = record_from_exchange(request, {"content": json.dumps({"facts": vegetarian(mid)})})
-    masked = extraction_prompt(HumanMessage("I'm vegetarian.", id="<<id:1>>"))
+    masked = extraction_prompt(HumanMessage("I'm vegetarian.", id="<<id:1>>"), now=T0)
     blob = json.dumps({"messages": [["user", masked]], "schema": "ProposedFacts"}, ensure_ascii=False,
                       separators=(",", ":"))
     assert rec["key"] == hashlib.sha256(blob.encode()).hexdigest()
@@ -74,7 +74,7 @@ def test_the_key_is_the_documented_hash_of_the_masked_prompt():
     # the schema name and every character of the text count; the random id does not
     assert prompt_key([["user", masked]], None) != rec["key"]
     assert prompt_key([["user", masked + " "]], "ProposedFacts") != rec["key"]
-    again = mask_ids([("user", extraction_prompt(HumanMessage("I'm vegetarian.", id=uuid.uuid4().hex)))])[0]
+    again = mask_ids([("user", extraction_prompt(HumanMessage("I'm vegetarian.", id=uuid.uuid4().hex), now=T0))])[0]
     assert prompt_key(again, "ProposedFacts") == rec["key"]
 
 
@@ -100,7 +100,7 @@ def test_a_changed_prompt_fails_the_turn_naming_its_hash(make_agent, tmp_path):
     agent = make_agent(model=load_chat_model(f"replay:{path}?answers=offline"))
     with pytest.raises(RecordingMissingError) as err:
         agent.turn("alice", "I'm vegan.", thread_id="t1", now=T0)
-    masked = extraction_prompt(HumanMessage("I'm vegan.", id="<<id:1>>"))
+    masked = extraction_prompt(HumanMessage("I'm vegan.", id="<<id:1>>"), now=T0)
     assert err.value.key == prompt_key([["user", masked]], "ProposedFacts")
     message = str(err.value)
     assert err.value.key in message and "stale recording" in message and str(path) in message

@@ -1,0 +1,238 @@
+"""Ends the user states or implies for a fact ("until March 10", "this quarter", "for the next two
+months"), read at the context clock, and the check of a model's ``valid_until`` against them.
+
+A fact the user bounds in time must not outlive the bound: ``valid_until`` then replaces the kind's
+default validity (:func:`memory_agent.memory.lifecycle.validity`), and an expired fact is never
+injected. The model proposes the date (``ProposedFact.valid_until``, ISO ``YYYY-MM-DD``, the last
+day the fact holds); code keeps it only when it is today or later at the context clock and grounded
+in the user's words (:func:`check_valid_until`).
+
+Phrases read by :func:`stated_ends` (English, case-insensitive):
+
+- an end word (``until``, ``till``, ``through``, ``up to``, ``by``, ``to the end of``; ``back on``
+  ends the day before) and a day:
+  ``March 10``, ``10th of March``, ``2026-03-10``, ``the 20th``, ``Friday``, ``next Friday``,
+  ``tomorrow``, ``tonight``; a month (``until March``: the day before it starts; ``through March``,
+  ``the end of March``: its last day; ``mid-March``: the 15th);
+- a period: ``this``/``next`` ``week``/``weekend``/``month``/``quarter``/``year``, ``the rest of the
+  week``, ``the end of the month``: the period's last day (weeks end on Sunday, ISO 8601);
+- a duration from today: ``for the next two months``, ``for 10 days``, ``for a fortnight``,
+  ``over the coming weeks`` is not one (no number).
+
+A day without a year is the next such day, unless it lies at most 30 days back (then it is that past
+day, which :func:`check_valid_until` refuses as past: "I was away until March 10").
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
+_MONTHS["sept"] = 9
+_MONTH = r"(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_WEEKDAYS = {d.lower(): i for i, d in enumerate(calendar.day_name)}
+_WEEKDAY = r"(?:" + "|".join(_WEEKDAYS) + r")"
+_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+            "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a couple of": 2, "a few": 3,
+            "couple of": 2, "few": 3}
+_NUMBER = r"(?:\d{1,3}|" + "|".join(sorted(map(re.escape, _NUMBERS), key=len, reverse=True)) + r")"
+_ORD = r"(?:st|nd|rd|th)?"
+_END_WORD = (r"\b(?P<lead>until|till|til|'til|untill|through|thru|up to|up until|by|to the end of|"
+             r"till the end of|until the end of|back on|back by|back)\s+")
+_DAY = (
+    r"(?P<iso>\d{4}-\d{2}-\d{2})"
+    rf"|(?P<d1>\d{{1,2}}){_ORD}(?:\s+of)?\s+(?P<m1>{_MONTH})(?:,?\s+(?P<y1>\d{{4}}))?"
+    rf"|(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}}){_ORD}\b(?:,?\s+(?P<y2>\d{{4}}))?"
+    rf"|(?:the\s+)?(?P<part>end|middle|mid|start|beginning)(?:\s+of|-)\s*(?P<m3>{_MONTH})(?:\s+(?P<y3>\d{{4}}))?"
+    rf"|mid-?(?P<m4>{_MONTH})"
+    rf"|(?:the\s+)?(?P<d5>\d{{1,2}})(?:st|nd|rd|th)\b"
+    rf"|(?P<next>next\s+)?(?P<wd>{_WEEKDAY})"
+    r"|(?P<rel>tomorrow|tonight|today|the weekend)"
+    rf"|(?P<m6>{_MONTH})(?:\s+(?P<y6>\d{{4}}))?\b"
+)
+_PERIOD = (r"\b(?:(?:for\s+|during\s+)?(?:the\s+)?rest\s+of\s+(?:the\s+|this\s+)"
+           r"|(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)"
+           r"|(?P<which>this|next)\s+)(?P<unit>week|weekend|month|quarter|year)\b")
+_DURATION = (rf"\b(?:for|over)\s+(?:the\s+)?(?:next\s+|coming\s+)?(?P<n>{_NUMBER})\s+"
+             r"(?P<unit>days?|weeks?|months?|years?)\b|\bfor\s+(?:a\s+)?(?P<fortnight>fortnight)\b")
+_PATTERNS = (re.compile(_END_WORD + r"(?:the\s+)?(?:" + _DAY + r")", re.I), re.compile(_PERIOD, re.I),
+             re.compile(_DURATION, re.I))
+
+
+@dataclass(frozen=True)
+class StatedEnd:
+    """An end read from the user's words: ``last_day`` (the last day the fact holds), the ``words``
+    that state it, and ``slack_days``: how far a model's reading of the same words may differ (the
+    calendar arithmetic of "next week" or "two months" is not one fixed rule)."""
+
+    last_day: date
+    words: str
+    slack_days: int = 1
+
+
+def _month_end(year: int, month: int) -> date:
+    return date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _add_months(day: date, months: int) -> date:
+    month0 = day.month - 1 + months
+    year, month = day.year + month0 // 12, month0 % 12 + 1
+    return date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
+
+
+def _upcoming(today: date, month: int, day: int, year: str | None) -> date | None:
+    """The day ``month``/``day`` of ``year``, or without a year the next such day (see the module docstring)."""
+    try:
+        if year:
+            return date(int(year), month, day)
+        found = date(today.year, month, min(day, calendar.monthrange(today.year, month)[1]))
+        return found if found >= today - timedelta(days=30) else _upcoming(today, month, day, str(today.year + 1))
+    except ValueError:
+        return None
+
+
+def _period_end(today: date, unit: str, ahead: int) -> date:
+    if unit in ("week", "weekend"):
+        return today + timedelta(days=6 - today.weekday() + 7 * ahead)
+    if unit == "month":
+        first = _add_months(today.replace(day=1), ahead)
+        return _month_end(first.year, first.month)
+    if unit == "quarter":
+        first = _add_months(today.replace(day=1), 3 * ahead)
+        last_month = (first.month - 1) // 3 * 3 + 3
+        return _month_end(first.year, last_month)
+    return date(today.year + ahead, 12, 31)
+
+
+def _day(m: re.Match[str], today: date) -> tuple[date | None, int]:
+    """The last day named by an end word and a day (``_DAY``), with its slack in days: "back on" a day
+    ends the day before it."""
+    last, slack = _named_day(m, today)
+    if last is not None and m["lead"].lower().startswith("back"):
+        return last - timedelta(days=1), slack
+    return last, slack
+
+
+def _named_day(m: re.Match[str], today: date) -> tuple[date | None, int]:
+    g = m.groupdict()
+    lead = g["lead"].lower()
+    if g["iso"]:
+        try:
+            return date.fromisoformat(g["iso"]), 1
+        except ValueError:
+            return None, 0
+    for d, mo, y in (("d1", "m1", "y1"), ("d2", "m2", "y2")):
+        if g[d]:
+            return _upcoming(today, _MONTHS[g[mo].lower().rstrip(".")], int(g[d]), g[y]), 1
+    if g["m3"] or g["m4"]:
+        month = _MONTHS[(g["m3"] or g["m4"]).lower().rstrip(".")]
+        part = (g["part"] or "mid").lower()
+        if part == "end":
+            first = _upcoming(today, month, 1, g["y3"])
+            return (_month_end(first.year, month) if first else None), 2
+        return _upcoming(today, month, 1 if part in ("start", "beginning") else 15, g["y3"]), 3
+    if g["d5"]:
+        day = int(g["d5"])
+        if not 1 <= day <= 31:
+            return None, 0
+        month = today if day >= today.day else _add_months(today.replace(day=1), 1)
+        return _upcoming(today, month.month, day, str(month.year)), 1
+    if g["wd"]:
+        ahead = (_WEEKDAYS[g["wd"].lower()] - today.weekday()) % 7
+        if g["next"]:
+            return today + timedelta(days=ahead if ahead > 6 - today.weekday() else ahead + 7), 7
+        return today + timedelta(days=ahead), 1
+    if g["rel"]:
+        rel = g["rel"].lower()
+        if rel == "the weekend":
+            return _period_end(today, "week", 0), 1
+        return today + timedelta(days=1 if rel == "tomorrow" else 0), 1
+    month = _MONTHS[g["m6"].lower().rstrip(".")]
+    first = _upcoming(today, month, 1, g["y6"])
+    if first is None:
+        return None, 0
+    if "end" in lead or lead in ("through", "thru") or first <= today:
+        return _month_end(first.year, month), 2
+    return first - timedelta(days=1), 2
+
+
+def stated_ends(text: str, now: datetime) -> list[StatedEnd]:
+    """Every end the words of ``text`` state, read at the clock ``now`` (in text order, one per
+    phrase; see the module docstring for the phrases). ``[]`` when there is none."""
+    today = now.astimezone(UTC).date() if now.tzinfo else now.date()
+    found: list[tuple[int, StatedEnd]] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in enumerate(_PATTERNS):
+        for m in pattern.finditer(text or ""):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            g = m.groupdict()
+            if kind == 0:
+                last, slack = _day(m, today)
+            elif kind == 1:
+                ahead = 1 if (g.get("which") or "").lower() == "next" else 0
+                last, slack = _period_end(today, g["unit"].lower(), ahead), 2 if g["unit"].lower() != "year" else 7
+            elif g.get("fortnight"):
+                last, slack = today + timedelta(days=14), 1
+            else:
+                n = _NUMBERS.get(g["n"].lower()) if not g["n"].isdigit() else int(g["n"])
+                unit = g["unit"].lower().rstrip("s")
+                if unit == "month":
+                    last = _add_months(today, n)
+                elif unit == "year":
+                    last = _add_months(today, 12 * n)
+                else:
+                    last = today + timedelta(days=n * (7 if unit == "week" else 1))
+                slack = max(1, (last - today).days // 10)
+            if last is not None:
+                taken.append((m.start(), m.end()))
+                found.append((m.start(), StatedEnd(last, m.group(0).strip(), slack)))
+    return [end for _, end in sorted(found, key=lambda x: x[0])]
+
+
+def end_of_day(day: date) -> datetime:
+    """The UTC instant a fact that holds through ``day`` stops holding: midnight after it."""
+    return datetime.combine(day + timedelta(days=1), time.min, tzinfo=UTC)
+
+
+def _names_day(text: str, day: date) -> bool:
+    """True when ``text`` writes ``day`` out: its ISO form, or its month (name or abbreviation) and its
+    day number next to each other."""
+    if day.isoformat() in text:
+        return True
+    months = [n for n, i in _MONTHS.items() if i == day.month]
+    names = "|".join(sorted(months, key=len, reverse=True))
+    n = str(day.day)
+    return bool(re.search(rf"\b{n}{_ORD}(?:\s+of)?\s+(?:{names})\b|\b(?:{names})\.?\s+{n}{_ORD}\b", text, re.I))
+
+
+def check_valid_until(value: str | None, said: str, now: datetime) -> tuple[datetime | None, str]:
+    """Check a model's ``valid_until`` against the user's words ``said`` at the clock ``now``.
+
+    Returns ``(valid_until, "")`` when it is kept (the UTC instant the fact stops holding: midnight
+    after the last day), ``(None, "")`` when there is none, and ``(None, reason)`` when it is dropped:
+    not an ISO date, a day before today, or not grounded in ``said`` (no end phrase there gives that
+    day within its slack, and the words do not write the day out). A dropped date never drops the
+    fact: it keeps its kind's default validity.
+    """
+    if value is None or not str(value).strip():
+        return None, ""
+    text = str(value).strip()
+    try:
+        day = date.fromisoformat(text[:10])
+    except ValueError:
+        return None, f"valid_until {text!r} dropped: not an ISO date (YYYY-MM-DD)"
+    today = now.astimezone(UTC).date() if now.tzinfo else now.date()
+    if day < today:
+        return None, f"valid_until {day.isoformat()} dropped: a date in the past (today is {today.isoformat()})"
+    ends = stated_ends(said, now)
+    if any(abs((day - e.last_day).days) <= e.slack_days for e in ends) or _names_day(said, day):
+        return end_of_day(day), ""
+    if ends:
+        read = ", ".join(f"'{e.words}' ends {e.last_day.isoformat()}" for e in ends)
+        return None, f"valid_until {day.isoformat()} dropped: not what the user's words say ({read})"
+    return None, f"valid_until {day.isoformat()} dropped: the user's words state no end"

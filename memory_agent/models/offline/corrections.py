@@ -1,0 +1,98 @@
+"""Corrections by rule: "sorry, it's Jayden with a y" updates the value of a memory the prompt shows.
+
+A user who corrects something just said rarely restates the whole fact; they give the new value and
+a sign of the mistake ("sorry", "actually", "typo", "I had it wrong", "mixed it up", "swapped"). The
+offline model reads such a message as an update of one of the two memories the prompt lists first
+(the most related to the message): every value the user gives replaces the value of the same shape
+in that memory, the one nearest in spelling for names and numbers. Shapes: a clock time, an
+ordinal day ("16th"), a number, a weekday, a month, a capitalised name. Nothing happens without a
+sign of a mistake, in a question, or when no value of the same shape differs.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from difflib import SequenceMatcher
+
+from memory_agent.core.facts import ProposedFact
+from memory_agent.core.kinds import FACT_KINDS, default_importance
+from memory_agent.models.offline.judgement import Shown
+
+__all__ = ["corrections"]
+
+_MISTAKE = re.compile(
+    r"\b(?:sorry|actually|correction|correct(?:ed|ing)?|i meant|i mean|typo|typed|mistyped|misspel\w*|wrong|"
+    r"mix(?:ed|ing)?\s+(?:it\s+|them\s+|things\s+)?up|my bad|oops|scratch that|ignore|mistake|swapped|oh wait)\b",
+    re.I,
+)
+_VALUE = re.compile(
+    r"\b(?:it's|it is|its|mine is|mine's|that's|that is|the (?:right|correct|real) one is|(?:it )?should be)\s+"
+    r"(?:actually\s+|really\s+|in fact\s+)?(?P<v>[^,;!?]+?)(?=\s*(?:[,;!?]|\.(?:\s|$)|$))",
+    re.I,
+)
+_DAYS = "|".join(calendar.day_name)
+_MONTHS = "|".join(m for m in calendar.month_name if m)
+_SHAPES = (
+    ("time", re.compile(r"\b\d{1,2}(?:[:.]\d{2}(?:\s*[ap]m)?|\s*[ap]m)\b", re.I)),
+    ("ordinal", re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b", re.I)),
+    ("number", re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w.]*\d)")),
+    ("weekday", re.compile(rf"\b(?:{_DAYS})\b", re.I)),
+    ("month", re.compile(rf"\b(?:{_MONTHS})\b", re.I)),
+    ("name", re.compile(rf"\b(?!(?:{_DAYS}|{_MONTHS}|The|I)\b)[A-Z][a-z][\w'-]+")),
+)
+
+
+def _values(text: str) -> list[tuple[str, str, int, int]]:
+    """``(shape, token, start, end)`` of the value-like tokens of ``text``, each span counted once."""
+    found: list[tuple[str, str, int, int]] = []
+    for shape, pattern in _SHAPES:
+        for m in pattern.finditer(text):
+            if not any(a < m.end() and m.start() < b for _, _, a, b in found):
+                found.append((shape, m.group(0), m.start(), m.end()))
+    return found
+
+
+def _closest(token: str, shape: str, candidates: list[tuple[str, str, int, int]]) -> tuple[str, str, int, int] | None:
+    """The value of ``candidates`` that ``token`` replaces: same shape, different text, and for names
+    and numbers the nearest in spelling (names at least 0.6 alike, numbers 0.3: "118" → "181", not
+    "2" → "5")."""
+    same = [c for c in candidates if c[0] == shape and c[1].casefold() != token.casefold()]
+    if not same:
+        return None
+    best = max(same, key=lambda c: SequenceMatcher(None, c[1].casefold(), token.casefold()).ratio())
+    alike = SequenceMatcher(None, best[1].casefold(), token.casefold()).ratio()
+    return None if alike < {"name": 0.6, "number": 0.3}.get(shape, 0.0) else best
+
+
+def corrections(text: str, message_id: str, shown: list[Shown]) -> list[ProposedFact]:
+    """Update proposals for a message that corrects a value of one of the first two ``shown``
+    memories (module docstring); ``[]`` when it corrects nothing. Evidence is the words that give
+    the new value ("it's Thursday the 16th"), an exact substring of ``text``."""
+    if not _MISTAKE.search(text):
+        return []
+    for m in _VALUE.finditer(text):
+        ends = re.search(r"[.!?](?:\s|$)|$", text[m.end():])
+        if ends.group(0).startswith("?") or len(m["v"].split()) > 8:  # a question, or no short value
+            continue
+        given = _values(m["v"])
+        for memory in shown[:2]:
+            if memory.kind not in FACT_KINDS:
+                continue
+            held = _values(memory.content)
+            swaps = {}
+            for shape, token, _, _ in given:
+                old = _closest(token, shape, [h for h in held if h[2] not in swaps])
+                if old is not None:
+                    swaps[old[2]] = (old[3], token)
+            if not swaps:
+                continue
+            content = memory.content
+            for start in sorted(swaps, reverse=True):
+                end, token = swaps[start]
+                content = content[:start] + token + content[end:]
+            return [ProposedFact(operation="update", target=memory.id, kind=memory.kind, content=content,
+                                 topic=memory.topic, message_ids=[message_id] if message_id else [],
+                                 evidence=m.group(0).strip(), confidence=0.7,
+                                 importance=default_importance(memory.kind))]
+    return []

@@ -1,0 +1,159 @@
+"""Reconcile judged by the model, enforced by code, and ends the user states, through the real graph.
+
+The extraction prompt shows the user's related live memories under short ids; the (scripted) model
+answers add / update / retract / none with a target and may give a ``valid_until``; code checks
+every answer. Real SQLite + Chroma + MiniLM; only the chat model is fake.
+"""
+
+from __future__ import annotations
+
+import re
+
+from conftest import T0, ScriptedChatModel, day
+
+from memory_agent.models.offline.chat_model import OfflineChatModel
+
+MADRID = {"kind": "fact", "content": "The user lives in Madrid.", "topic": "home city"}
+CLIMBING = {"kind": "preference", "content": "The user loves climbing.", "topic": "hobby"}
+PORTO = "We just closed on the flat in Porto."
+_SHOWN = re.compile(r"^\[(m\d+)\] \(([^,]+), ([^)]+)\) (.*)$", re.M)
+
+
+def shown(prompt: str) -> dict[str, str]:
+    """Short id → content of the memories an extraction prompt lists."""
+    block = prompt[prompt.index("<memories>"): prompt.index("</memories>")]
+    return {m[1]: m[4] for m in _SHOWN.finditer(block)}
+
+
+def ref(prompt: str, content: str) -> str:
+    return next(k for k, v in shown(prompt).items() if v == content)
+
+
+def test_the_prompt_lists_only_this_users_related_live_memories(agent, model):
+    model.script["Madrid"] = [MADRID]
+    agent.turn("alice", "I live in Madrid.", thread_id="a1", now=T0, approval="never")
+    agent.turn("bob", "Hello there.", thread_id="b1", now=T0)
+    assert "<memories>\n(none)\n</memories>" in model.extraction_calls[-1]  # bob: none of alice's
+    agent.turn("alice", "Where should I live next year, Madrid or Porto?", thread_id="a2", now=day(1))
+    assert list(shown(model.extraction_calls[-1]).values()) == ["The user lives in Madrid."]
+    assert re.search(r"Today is 2025-03-02 \(Sunday\)", model.extraction_calls[-1])
+
+
+def test_an_update_naming_a_shown_memory_supersedes_it_and_shows_old_and_new(agent, model):
+    model.script["Madrid"] = [MADRID]
+    agent.turn("alice", "I live in Madrid.", thread_id="a1", now=T0, approval="never")
+    [madrid] = agent.memory.live("alice")
+    model.script["Porto"] = [{"kind": "fact", "content": "The user lives in Porto.", "topic": "housing",
+                              "operation": "update", "target": "m1"}]
+    result = agent.turn("alice", PORTO, thread_id="a2", now=day(60))
+    assert ref(model.extraction_calls[-1], "The user lives in Madrid.") == "m1"
+    [proposal] = result.pending
+    assert (proposal["operation"], proposal["target_id"], proposal["target_content"], proposal["content"]) == (
+        "UPDATE", madrid.id, "The user lives in Madrid.", "The user lives in Porto.")
+    agent.resume("alice", "a2", "approve", now=day(60))
+    assert [f.content for f in agent.memory.live("alice")] == ["The user lives in Porto."]
+    assert agent.memory.show("alice", madrid.id).status == "superseded"
+
+
+def test_a_target_that_was_not_shown_falls_back_to_the_rules(agent, model):
+    model.script["Madrid"] = [MADRID]
+    agent.turn("alice", "I live in Madrid.", thread_id="a1", now=T0, approval="never")
+    [madrid] = agent.memory.live("alice")
+    for target in ("m7", madrid.id):  # an id never shown, or a real fact id, is not a reference
+        model.script["Porto"] = [{"kind": "fact", "content": "The user has a flat in Porto.", "topic": "housing",
+                                  "operation": "update", "target": target}]
+        result = agent.turn("alice", PORTO, thread_id=f"a-{target}", now=day(60))
+        [proposal] = result.pending
+        assert proposal["operation"] == "ADD" and proposal["target_id"] is None
+        assert f"target {target!r} is not one of the memories shown" in proposal["reason"]
+        agent.resume("alice", f"a-{target}", "reject", now=day(60))
+    assert agent.memory.show("alice", madrid.id).status == "confirmed"
+
+
+def test_another_users_fact_cannot_be_targeted(agent, model):
+    model.script["Madrid"] = [MADRID]
+    agent.turn("alice", "I live in Madrid.", thread_id="a1", now=T0, approval="never")
+    [alices] = agent.memory.live("alice")
+    model.script["forget"] = [{"operation": "retract", "kind": "fact", "content": "where the user lives",
+                               "topic": "home city", "target": "m1"}]
+    result = agent.turn("bob", "Please forget where I live.", thread_id="b1", now=day(1), approval="never")
+    assert result.committed == [] and result.dropped[0]["decision"] == "drop"
+    assert "not one of the memories shown (none)" in result.dropped[0]["reason"]
+    assert agent.memory.show("alice", alices.id).status == "confirmed"
+
+
+class JudgingModel(ScriptedChatModel):
+    """The scripted model, answering "forget everything about Sam" from the memories it is shown: one
+    retraction per listed memory that mentions Sam (as a real model is asked to)."""
+
+    def _propose(self, messages):
+        refs = shown(messages[-1].content)
+        self.script["forget everything"] = [
+            {"operation": "retract", "kind": "fact", "content": "everything about Sam", "topic": "ex", "target": k}
+            for k, v in refs.items() if "Sam" in v]
+        return super()._propose(messages)
+
+
+def test_forget_everything_about_x_retracts_every_memory_the_model_names(make_agent):
+    model = JudgingModel()
+    agent = make_agent(model=model)
+    for said, content in (("Sam's birthday", "The user's ex Sam has a birthday on 2 June."),
+                          ("Sam loves", "The user's ex Sam loves vinyl records."),
+                          ("Bristol", "The user met Sam in Bristol.")):
+        model.script[said] = [{"kind": "fact", "content": content, "topic": "ex"}]
+        agent.turn("alice", f"{said}, noted.", thread_id=f"s-{said}", now=T0, approval="never")
+    model.script["cat"] = [{"kind": "fact", "content": "The user has a cat called Mochi.", "topic": "pet"}]
+    agent.turn("alice", "I have a cat called Mochi.", thread_id="s-cat", now=T0, approval="never")
+    assert len(agent.memory.live("alice")) == 4
+
+    result = agent.turn("alice", "We broke up, please forget everything about Sam.", thread_id="s-end", now=day(5),
+                        approval="never")
+    assert sorted(c["operation"] for c in result.committed) == ["RETRACT"] * 3
+    assert [f.content for f in agent.memory.live("alice")] == ["The user has a cat called Mochi."]
+
+
+def test_a_stated_end_is_kept_and_the_fact_is_not_injected_after_it(agent, model):
+    model.script["Tokyo"] = [{"kind": "fact", "content": "The user is working from Tokyo.", "topic": "location",
+                              "valid_until": "2025-03-20"}]
+    result = agent.turn("alice", "I'm working from Tokyo until March 20.", thread_id="t1", now=T0,
+                        approval="never")
+    [fact] = agent.memory.live("alice")
+    assert fact.valid_until.isoformat() == "2025-03-21T00:00:00+00:00"
+    assert result.committed[0]["operation"] == "ADD"
+    during = agent.turn("alice", "Any tips for working from Tokyo?", thread_id="t2", now=day(18))
+    assert [m["content"] for m in during.memories] == ["The user is working from Tokyo."]
+    after = agent.turn("alice", "Any tips for working from Tokyo?", thread_id="t3", now=day(21))
+    assert after.memories == []
+    recall = agent.turn("alice", "What do you remember about me?", thread_id="t4", now=day(21))
+    assert recall.memories == []
+
+
+def test_a_past_or_ungrounded_end_is_dropped_with_its_reason_and_the_fact_kept(agent, model):
+    model.script["Lisbon"] = [{"kind": "fact", "content": "The user is in Lisbon.", "topic": "location",
+                               "valid_until": "2025-02-01"}]
+    model.script["Oslo"] = [{"kind": "fact", "content": "The user is in Oslo.", "topic": "location",
+                             "valid_until": "2025-06-01"}]
+    past = agent.turn("alice", "I'm in Lisbon.", thread_id="t1", now=T0)
+    [p] = past.pending
+    assert p["valid_until"] is None and "a date in the past" in p["reason"]
+    agent.resume("alice", "t1", "reject", now=T0)
+    made_up = agent.turn("alice", "I'm in Oslo.", thread_id="t2", now=T0)
+    [p] = made_up.pending
+    assert p["valid_until"] is None and "the user's words state no end" in p["reason"]
+
+
+def test_the_offline_model_updates_by_slot_and_retracts_everything_about_a_name(make_agent):
+    agent = make_agent(model=OfflineChatModel())
+    agent.turn("alice", "I live in Madrid.", thread_id="s1", now=T0, approval="never")
+    agent.turn("alice", "My favourite language is Haskell.", thread_id="s1", now=T0, approval="never")
+    moved = agent.turn("alice", "I live in Porto.", thread_id="s2", now=day(40))
+    [p] = moved.pending
+    assert (p["operation"], p["target_content"], p["content"]) == (
+        "UPDATE", "The user lives in Madrid.", "The user lives in Porto.")
+    agent.resume("alice", "s2", "approve", now=day(40))
+    switched = agent.turn("alice", "My favourite language is Elixir.", thread_id="s3", now=day(41),
+                          approval="never")
+    assert [(c["operation"], c["content"]) for c in switched.committed] == [
+        ("UPDATE", "The user's favourite language is Elixir.")]
+    assert sorted(f.content for f in agent.memory.live("alice")) == [
+        "The user lives in Porto.", "The user's favourite language is Elixir."]

@@ -1,0 +1,69 @@
+"""Ends read from the user's words at the context clock, and the check of a model's ``valid_until``."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from memory_agent.memory.end_dates import check_valid_until, end_of_day, stated_ends
+
+NOW = datetime(2026, 1, 20, 10, tzinfo=UTC)  # a Tuesday
+
+
+@pytest.mark.parametrize(("text", "last_day"), [
+    ("I'm away until March 10", date(2026, 3, 10)),
+    ("offline now, back on the 3rd of February", date(2026, 2, 2)),
+    ("the promo runs through 2026-04-30", date(2026, 4, 30)),
+    ("I'm in the office until Friday", date(2026, 1, 23)),
+    ("I'm on call until next Friday", date(2026, 1, 30)),
+    ("we're focused on sales this quarter", date(2026, 3, 31)),
+    ("I'm at a conference next week", date(2026, 2, 1)),
+    ("I'm not drinking for the next two months", date(2026, 3, 20)),
+    ("my sister stays with us for 10 days", date(2026, 1, 30)),
+    ("no meetings for a fortnight", date(2026, 2, 3)),
+    ("the gym is closed until the end of the month", date(2026, 1, 31)),
+    ("I'm on leave until March", date(2026, 2, 28)),
+    ("renovations run through March", date(2026, 3, 31)),
+    ("until mid-February I work part time", date(2026, 2, 15)),
+    ("the 25th is my last day, I'm here till the 25th", date(2026, 1, 25)),
+    ("I'm in Paris this weekend", date(2026, 1, 25)),
+    ("for the rest of the year I'm remote", date(2026, 12, 31)),
+])
+def test_common_end_phrases(text: str, last_day: date) -> None:
+    assert [e.last_day for e in stated_ends(text, NOW)][-1:] == [last_day]
+
+
+@pytest.mark.parametrize("text", ["I work until 6pm", "I love tea", "I moved to Porto", "my deadline is tight"])
+def test_no_end_is_read_where_none_is_stated(text: str) -> None:
+    assert stated_ends(text, NOW) == []
+
+
+def test_a_day_without_a_year_is_the_next_one_unless_it_just_passed() -> None:
+    assert stated_ends("until January 10", NOW)[0].last_day == date(2026, 1, 10)  # 10 days ago: that day
+    assert stated_ends("until January 2", datetime(2026, 3, 1, tzinfo=UTC))[0].last_day == date(2027, 1, 2)
+
+
+def test_a_grounded_future_date_is_kept_as_the_midnight_after_it() -> None:
+    assert check_valid_until("2026-03-10", "I'm away until March 10", NOW) == (end_of_day(date(2026, 3, 10)), "")
+    assert end_of_day(date(2026, 3, 10)) == datetime(2026, 3, 11, tzinfo=UTC)
+    # "next week" is read as ending on Sunday; a model that ends it on Friday is still grounded
+    assert check_valid_until("2026-01-30", "I'm at a conference next week", NOW)[0] is not None
+    # a day the words write out is grounded even without an end phrase the parser knows
+    assert check_valid_until("2026-05-04", "my visa is good to May 4", NOW)[0] is not None
+
+
+@pytest.mark.parametrize(("value", "said", "why"), [
+    ("2025-12-01", "I was away until December 1", "a date in the past"),
+    ("2026-05-01", "I love tea", "state no end"),
+    ("2026-06-30", "I'm away until March 10", "not what the user's words say"),
+    ("next tuesday", "I'm away until next Tuesday", "not an ISO date"),
+])
+def test_a_past_ungrounded_or_malformed_date_is_dropped_with_a_reason(value: str, said: str, why: str) -> None:
+    kept, reason = check_valid_until(value, said, NOW)
+    assert kept is None and why in reason and value in reason
+
+
+def test_no_date_is_no_reason() -> None:
+    assert check_valid_until(None, "I'm away until March 10", NOW) == (None, "")
+    assert check_valid_until("  ", "anything", NOW) == (None, "")
