@@ -234,7 +234,8 @@ def test_cli_edit_delete_export_switch_forget(tmp_path, embedder, monkeypatch):
         result = runner.invoke(app, ["--data-dir", str(data), *args], input=input, env={"COLUMNS": "200"})
         return result
 
-    assert run("chat", "--user", "ann", input=f"I'm vegetarian.\na\nMy codeword is {CANARY}.\n/exit\n").exit_code == 0
+    said = f"I'm vegetarian.\n/approve\nMy codeword is {CANARY}.\n/exit\n"
+    assert run("chat", "--user", "ann", input=said).exit_code == 0
     ended = run("chat", "--user", "ann", input="I still need to book the flights.\n/end\n")
     assert "session summary: Topic: I still need to book the flights. Open: I still need to book the flights." \
         in " ".join(ended.output.split()), ended.output
