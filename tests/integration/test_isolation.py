@@ -47,15 +47,15 @@ HOSTILE_IDS = ["u1", "u10", "u1 ", "alice@example.com", "Alice@example.com", "al
 
 def test_hostile_user_ids_each_get_their_own_memories(agent, model):
     for i, user in enumerate(HOSTILE_IDS):
-        propose(model, f"code {i}.", {"content": f"The user's code word is w{i}x.", "topic": "code word"})
+        propose(model, f"code {i}.", {"content": f"The user's lucky word is w{i}x.", "topic": "lucky word"})
         result = agent.turn(user, f"My code {i}.", thread_id="t", now=T0, approval="never")
         assert [c["written"] for c in result.committed] == [True], repr(user)
     assert len({collection_name(u) for u in HOSTILE_IDS}) == len(HOSTILE_IDS)
     model.script = {}
     for i, user in enumerate(HOSTILE_IDS):
-        mine = f"The user's code word is w{i}x."
+        mine = f"The user's lucky word is w{i}x."
         assert [f.content for f in agent.memory.ledger.facts(user)] == [mine], repr(user)
-        result = agent.turn(user, "What is my code word?", thread_id="q", now=day(1))
+        result = agent.turn(user, "What is my lucky word?", thread_id="q", now=day(1))
         assert [m["content"] for m in result.memories] == [mine], repr(user)
         others = [f"w{j}x" for j in range(len(HOSTILE_IDS)) if j != i]
         assert not any(w in model.memory_block() for w in others), repr(user)

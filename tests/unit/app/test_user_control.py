@@ -236,7 +236,8 @@ def test_cli_edit_delete_export_switch_forget(tmp_path, embedder, monkeypatch):
         result = runner.invoke(app, ["--data-dir", str(data), *args], input=input, env={"COLUMNS": "200"})
         return result
 
-    assert run("chat", "--user", "ann", input=f"I'm vegetarian.\na\nMy codeword is {CANARY}.\n/exit\n").exit_code == 0
+    said = f"I'm vegetarian.\n/approve\nMy codeword is {CANARY}.\n/exit\n"
+    assert run("chat", "--user", "ann", input=said).exit_code == 0
     ended = run("chat", "--user", "ann", input="I still need to book the flights.\n/end\n")
     # nothing was approved in that chat, and the user's sentence is not copied into the summary
     assert "session summary: Nothing approved in this session is in memory." in " ".join(ended.output.split()), \
