@@ -41,18 +41,25 @@ def session_context(memory: LongTermMemory, user_id: str, query: str, now: datet
     (:func:`memory_agent.memory.sessions.profile_lines`), otherwise the procedural facts; then the
     summaries of earlier sessions that are relevant to the message
     (:func:`memory_agent.memory.sessions.relevant_summaries`: on the first turn, or on any turn that
-    asks about earlier sessions), rendered from the live facts they hold. ``skip_ids``: facts
+    asks about earlier sessions), rendered from the live facts they hold — when the message does not
+    ask about earlier sessions, only those facts retrieval found relevant to it (a wrong memory is
+    worse than none: "our backend uses Postgres" said beside "I'm vegetarian" stays out of a dinner
+    plan). ``skip_ids``: facts
     already injected (not repeated); ``retrieved_ids``: facts retrieval found relevant to ``query``.
     Returns lines ``{"label", "content", "fact_id"?}``."""
     kinds = profile_kinds() if first_turn else ("procedural",)
     lines = profile_lines(memory.ledger.live_facts_of_kinds(user_id, kinds), now, skip_ids)
-    if first_turn or asks_about_earlier_sessions(query):
+    asked = asks_about_earlier_sessions(query)
+    if first_turn or asked:
         summaries = memory.ledger.summaries(user_id)
         if summaries:
             facts = live_facts_by_id(memory.ledger, user_id)
             shown = set(skip_ids) | {line["fact_id"] for line in lines}
+            relevant = set(retrieved_ids)
             for row in relevant_summaries(query, summaries, facts, now, retrieved_ids):
                 new = summary_lines(row, facts, now, shown)
+                if not asked:  # loaded for one relevant fact: the session's other facts stay out of the prompt
+                    new = [line for line in new if line.get("fact_id") in relevant]
                 shown |= {line["fact_id"] for line in new}
                 lines += new
     return within_budget(lines, memory.max_session_tokens)
