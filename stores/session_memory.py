@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memory_agent.core.kinds import profile_kinds
 from memory_agent.memory.sessions import (
@@ -21,7 +21,9 @@ from memory_agent.memory.sessions import (
     time_range,
 )
 from memory_agent.stores.base import FactLedger
-from memory_agent.stores.long_term import LongTermMemory
+
+if TYPE_CHECKING:  # the writers of LongTermMemory use scrub_summaries: no import cycle at run time
+    from memory_agent.stores.long_term import LongTermMemory
 
 
 def session_context(memory: LongTermMemory, user_id: str, budget: int, now: datetime,
@@ -54,8 +56,8 @@ def episodes_for(memory: LongTermMemory, user_id: str, query: str, now: datetime
 
 def scrub_summaries(ledger: FactLedger, user_id: str, texts: Sequence[str]) -> int:
     """Remove from the user's session summaries every part that contains one of ``texts``
-    (:func:`memory_agent.memory.sessions.scrub_summary`) — called when a fact is retracted or
-    deleted. Returns how many summaries changed."""
+    (:func:`memory_agent.memory.sessions.scrub_summary`) — a step of the journaled writes that retract
+    or delete a fact (:mod:`memory_agent.stores.journal`), idempotent. Returns how many summaries changed."""
     changed = 0
     for row in ledger.summaries(user_id):
         new = scrub_summary(row, texts)
