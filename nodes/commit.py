@@ -1,4 +1,4 @@
-"""``commit``: the only writer of long-term memory and the audit log."""
+"""``commit``: writes the turn's approved decisions to long-term memory, with their audit rows."""
 
 from __future__ import annotations
 

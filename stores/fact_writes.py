@@ -138,6 +138,8 @@ class FactWrites(JournaledWrites):
         seen: set[str] = set()
         while target_id and target_id != fact_id and target_id not in seen:
             seen.add(target_id)
+            if by is None:  # a retraction's audit row names the fact it retracts
+                audit["fact_id"] = target_id
             if self.ledger.change_status(user_id, target_id, status, now, superseded_by=by, audit=audit):
                 self.index.delete(user_id, [target_id])
                 return target_id, True

@@ -84,6 +84,7 @@ class MemoryAgent:
         self.graph = build_graph(memory, model, checkpointer)
         self._closers = list(closers)
         self._compactors: list = []
+        self.repaired: list[dict] = []  # the half-done writes :meth:`open` finished (LongTermMemory.repair)
         # the erasing writes of long-term memory also clear working memory, through this
         memory.transcripts = AgentTranscripts(checkpointer, self.rewind_thread, self.compact_embedded_stores)
 
@@ -106,7 +107,7 @@ class MemoryAgent:
         agent = cls(stores.memory, model, stores.checkpointer, settings, closers=stores.closers)
         agent._compactors = stores.compactors
         try:  # finish the writes a process that died (or lost a store) left half-done
-            agent.memory.repair()
+            agent.repaired = agent.memory.repair()
         except BaseException:
             agent.close()
             raise
