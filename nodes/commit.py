@@ -1,15 +1,13 @@
-"""``commit``: the only writer of long-term memory and the audit log."""
+"""``commit``: writes the turn's approved decisions to long-term memory, with their audit rows."""
 
 from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
 from memory_agent.core.facts import Proposal, stable_id
-from memory_agent.core.kinds import is_episode
 from memory_agent.graph.context import AgentContext
 from memory_agent.graph.state import AgentState
 from memory_agent.graph.turn import check_owner, turn_policy
-from memory_agent.memory.sessions import episode_row
 from memory_agent.stores.long_term import LongTermMemory
 from memory_agent.stores.maintenance import renew
 
@@ -17,11 +15,13 @@ from memory_agent.stores.maintenance import renew
 def make_commit(memory: LongTermMemory):
     """Build the node.
 
-    Applies each decision (ADD, UPDATE → supersede, RETRACT), audits proposals dropped
-    before approval, renews a memory that was due for review when the user restated it (a NOOP
-    against it), writes an approved decision/event/commitment as a dated episode, audits a
-    "what do you remember about me?" read, records the thread under the user and bumps last-used/use count of the
-    injected memories. Ids are deterministic, so a re-run writes nothing twice.
+    Applies each decision (ADD, UPDATE → supersede, RETRACT; an approved retraction also leaves the
+    session summaries, an approved decision/event/commitment is also a dated episode), audits proposals
+    dropped before approval, renews a memory that was due for review when the user restated it (a NOOP
+    against it), audits a "what do you remember about me?" read, records the thread under the user and
+    bumps last-used/use count of the injected memories. Each decision and renewal is one journaled write
+    of ``LongTermMemory`` (finished by ``repair()`` if the process dies mid-way); the rest are single
+    rows. Ids are deterministic, so a re-run writes nothing twice.
     State out: ``committed`` (one summary per decision).
     """
 
@@ -49,11 +49,6 @@ def make_commit(memory: LongTermMemory):
                 renew(memory, ctx.user_id, item["target_id"], now, thread_id)
         memory.touch(ctx.user_id, [m["id"] for m in state.get("memories") or []], now,
                      turn_id=f"{thread_id}/{policy.get('message_id')}")
-        for r in results:  # an approved decision, event or commitment is also a dated episode
-            fact = memory.ledger.get_fact(ctx.user_id, r["fact_id"]) if r["operation"] in ("ADD", "UPDATE") and \
-                r["action"] != "reject" and r["fact_id"] else None
-            if fact is not None and is_episode(fact.kind):
-                memory.ledger.save_episode(episode_row(fact, fact.created_at))
         if state.get("recall"):  # "what do you remember about me?": the read is audited too
             memory.ledger.audit({
                 "id": stable_id(ctx.user_id, thread_id, str(policy.get("message_id")), "recall", prefix="a_"),

@@ -9,11 +9,14 @@
   PostgreSQL). It is the union of small role protocols (:class:`FactRecords`, :class:`AuditLog`,
   :class:`ThreadIndex`, :class:`SessionRecords`, :class:`CommitJournal`, :class:`UserControl`), so a
   caller that needs one role can be typed against just that role.
+- :class:`Transcripts`: what erasing a user's data needs from working memory (the checkpointer),
+  provided by the application.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -69,7 +72,19 @@ class FactRecords(Protocol):
     """Every committed fact of each user, with its status history."""
 
     def save_fact(self, fact: Fact) -> None:
-        """Insert or replace the fact row keyed by ``(user_id, id)``."""
+        """Insert or replace the fact row keyed by ``(user_id, id)``; a stored fact that is no longer
+        confirmed is left as it is (its status and ``superseded_by`` change only by :meth:`change_status`)."""
+
+    def change_status(self, user_id: str, fact_id: str, status: str, at: datetime, *, expect: str = "confirmed",
+                      superseded_by: str | None = None, audit: dict[str, Any] | None = None,
+                      update: Fact | None = None) -> bool:
+        """Compare-and-set: if the fact's status is ``expect``, set ``status``, ``updated_at = at`` and
+        ``superseded_by``, rewrite ``update`` (another fact of the user) if it is confirmed, and append the
+        ``audit`` row, all in one transaction; otherwise write nothing. True when the status changed."""
+
+    def update_live_fact(self, fact: Fact, audit: dict[str, Any] | None = None) -> bool:
+        """Rewrite a confirmed fact's record and append its ``audit`` row in one transaction; a fact that
+        is no longer confirmed is left as it is and nothing is audited. True when written."""
 
     def get_fact(self, user_id: str, fact_id: str) -> Fact | None:
         """The fact row of this user, or ``None``."""
@@ -108,8 +123,8 @@ class ThreadIndex(Protocol):
     def remember_thread(self, user_id: str, thread_id: str, at: datetime) -> None:
         """Record that ``thread_id`` belongs to ``user_id``."""
 
-    def threads(self, user_id: str) -> list[str]:
-        """The user's thread ids."""
+    def threads(self, user_id: str, since: datetime | None = None) -> list[str]:
+        """The user's thread ids, oldest first (``since``: only threads started at or after it)."""
 
     def touch_thread(self, user_id: str, thread_id: str, at: datetime) -> None:
         """Record activity in a thread at ``at`` (first and last turn times)."""
@@ -142,16 +157,24 @@ class SessionRecords(Protocol):
 
 
 class CommitJournal(Protocol):
-    """Decisions being written right now; an entry left open means a commit died half-way."""
+    """Decisions being written right now (every write of facts, audit rows, summaries and episodes):
+    an entry left open means a writer died half-way, and the entry holds what is needed to finish it."""
 
     def journal_begin(self, user_id: str, entry_id: str, payload: dict[str, Any], at: datetime) -> None:
         """Record a decision about to be written (idempotent), with what is needed to write it again."""
 
-    def journal_end(self, user_id: str, entry_id: str) -> None:
-        """The decision is fully written."""
+    def journal_end(self, user_id: str, entry_id: str, *, audit: dict[str, Any] | None = None,
+                    every: bool = False) -> bool:
+        """The decision is fully written: remove its entry (``every``: every entry of the user) and append
+        its ``audit`` row in the same transaction. True when the audit row was new."""
 
-    def journal_open(self) -> list[dict[str, Any]]:
-        """Decisions begun and not ended, of every user: ``{"user_id", "id", "at", "payload"}``."""
+    def journal_open(self, user_id: str | None = None) -> list[dict[str, Any]]:
+        """Decisions begun and not ended, of every user (or of ``user_id``), oldest first:
+        ``{"user_id", "id", "at", "payload"}``."""
+
+    def user_lock(self, user_id: str) -> AbstractContextManager[None]:
+        """A context manager that serializes the writers of one user (threads, and processes where the
+        backend is shared); re-entrant in one thread."""
 
 
 class UserControl(Protocol):
@@ -180,3 +203,19 @@ class UserControl(Protocol):
 
 class FactLedger(FactRecords, AuditLog, ThreadIndex, SessionRecords, CommitJournal, UserControl, Protocol):
     """What a full ledger backend implements: every role above."""
+
+
+class Transcripts(Protocol):
+    """Working memory (the checkpointer's threads) as the erasing writes of long-term memory need it;
+    the application provides it (``MemoryAgent``), so a journaled erasure left half-done is finished
+    there too. Every call is scoped to one user and idempotent."""
+
+    def delete_threads(self, user_id: str, thread_ids: Sequence[str], *, every: bool = False) -> int:
+        """Delete the checkpoints of these threads of the user (``every``: also any other thread in the
+        user's namespace); returns how many threads were deleted."""
+
+    def rewind(self, user_id: str, thread_id: str, before: datetime) -> int | None:
+        """Drop the thread's turns that started at or after ``before``; the number dropped, ``None`` when none."""
+
+    def compact(self) -> None:
+        """Rewrite embedded files so deleted text does not linger in freed pages (no-op for servers)."""

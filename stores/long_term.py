@@ -6,8 +6,11 @@ of it is its own module:
 
 - reads (:mod:`memory_agent.stores.fact_reads`): ``retrieve``, ``live``, ``show``, ``history``;
 - planning, no writes (:mod:`memory_agent.stores.proposal_planning`): ``plan``;
-- writes, only the ``commit`` node calls them (:mod:`memory_agent.stores.fact_writes`): ``apply``,
-  ``repair``, ``record_dropped``, ``touch``.
+- writes, every one through the journal (:mod:`memory_agent.stores.journal`: ``repair``): the
+  ``commit`` node's decisions (:mod:`memory_agent.stores.fact_writes`: ``apply``, ``record_dropped``,
+  ``touch``), the lifecycle (:mod:`memory_agent.stores.lifecycle_writes`: ``retire``, ``merge``,
+  ``renew``, ``save_summary``) and erasure (:mod:`memory_agent.stores.erasure_writes`:
+  ``delete_chain``, ``forget_since``, ``erase_user``).
 
 This module holds what they share: the stores, the knobs and the process-local caches.
 """
@@ -21,13 +24,15 @@ from memory_agent.memory.caps import DEFAULT_MAX_FACTS_PER_USER, DEFAULT_MAX_MEM
 from memory_agent.memory.lexical import LexicalIndex
 from memory_agent.memory.reconcile import ReconcileConfig
 from memory_agent.memory.retrieval import RetrievalConfig
-from memory_agent.stores.base import FactIndex, FactLedger
+from memory_agent.stores.base import FactIndex, FactLedger, Transcripts
+from memory_agent.stores.erasure_writes import ErasureWrites
 from memory_agent.stores.fact_reads import FactReads
 from memory_agent.stores.fact_writes import FactWrites
+from memory_agent.stores.lifecycle_writes import LifecycleWrites
 from memory_agent.stores.proposal_planning import ProposalPlanning
 
 
-class LongTermMemory(FactReads, ProposalPlanning, FactWrites):
+class LongTermMemory(FactReads, ProposalPlanning, FactWrites, LifecycleWrites, ErasureWrites):
     """Facts of many users, each call scoped to one ``user_id``.
 
     Args:
@@ -38,6 +43,9 @@ class LongTermMemory(FactReads, ProposalPlanning, FactWrites):
         max_facts: live facts per user (a new fact over it is refused with a message).
         max_memory_tokens: estimated tokens of memories injected per turn (``memory_agent.memory.caps``).
         max_session_tokens: estimated tokens of the profile and summaries loaded when a session starts.
+
+    ``transcripts`` (:class:`memory_agent.stores.base.Transcripts`, default ``None``) is the working
+    memory the erasing writes also clear; ``MemoryAgent`` attaches its checkpointer there.
     """
 
     def __init__(
@@ -59,6 +67,8 @@ class LongTermMemory(FactReads, ProposalPlanning, FactWrites):
         self.embeddings = embeddings
         self.retrieval = retrieval
         self.reconcile_config = reconcile_config
+        self.transcripts: Transcripts | None = None
+        self._repair_due = False  # a write failed: repair() before the next one (stores.journal)
         self._embeddings_cache: dict[tuple[str, str], list[float]] = {}  # (user_id, text) -> vector
         # user id -> ((live count, index generation), BM25 index, live facts by id): rebuilt after any write
         # to the user's live facts by this process (the index's generation) or when the count changes

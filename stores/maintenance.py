@@ -2,8 +2,10 @@
 
 The rules (validity by kind, review dates, decay) are :mod:`memory_agent.memory.lifecycle`; its
 docstring lists the steps of :func:`maintain`. Here they are applied to a
-:class:`memory_agent.stores.long_term.LongTermMemory`: every change is written to the ledger, the
-live index and the audit log (``decided_by = "maintain"``, or ``"user"`` for :func:`renew`).
+:class:`memory_agent.stores.long_term.LongTermMemory`: every change is one of its journaled writes
+(:mod:`memory_agent.stores.lifecycle_writes`), to the ledger, the live index and the audit log
+(``decided_by = "maintain"``, or ``"user"`` for :func:`renew`), so a pass killed at any point is
+finished by ``repair()`` and a second pass at the same time changes nothing.
 """
 
 from __future__ import annotations
@@ -14,14 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from memory_agent.core.facts import Fact, stable_id
-from memory_agent.memory.lifecycle import (
-    DEFAULT_POLICY,
-    LifecyclePolicy,
-    decayed_importance,
-    expires_by_kind,
-    review_due,
-    validity,
-)
+from memory_agent.memory.lifecycle import DEFAULT_POLICY, LifecyclePolicy, decayed_importance, review_due
 from memory_agent.memory.reconcile import same_statement
 from memory_agent.memory.retrieval import cosine_similarity
 from memory_agent.memory.text import normalise
@@ -115,58 +110,18 @@ def _merge_duplicates(memory: LongTermMemory, user_id: str, facts: list[Fact], n
                                   "similarity": round(sim, 4), "exact": exact})
             if dry_run:
                 continue
-            keep = keep.model_copy(update={
-                "merged_sources": [*keep.merged_sources, dup.source, *dup.merged_sources],
-                "merged_from": [*keep.merged_from, dup.id, *dup.merged_from],
-                "use_count": keep.use_count + dup.use_count,
-                "importance": max(keep.importance, dup.importance),
-                "last_used_at": max((t for t in (keep.last_used_at, dup.last_used_at) if t), default=None),
-                "updated_at": now,
-            })
-            memory.ledger.save_fact(keep)
-            memory.index.upsert(user_id, [keep], [vectors[i]])
-            memory.ledger.save_fact(dup.model_copy(update={"status": "superseded", "superseded_by": keep.id,
-                                                           "updated_at": now}))
-            memory.index.delete(user_id, [dup.id])
-            memory.ledger.audit({
-                "id": stable_id(user_id, "merge", keep.id, dup.id, prefix="a_"), "user_id": user_id, "at": now,
-                "operation": "MERGE", "kind": keep.kind, "content": keep.content, "decision": "merged",
-                "decided_by": "maintain", "fact_id": keep.id, "target_id": dup.id,
-                "reason": ("exact duplicate" if exact else f"near duplicate (cosine {sim:.3f})")
-                + f" of {dup.content!r}; its source is kept in merged_sources",
-            })
+            memory.merge(user_id, keep.id, dup.id, now, round(sim, 4), exact, vector=vectors[i])
 
 
 def _retire(memory: LongTermMemory, fact: Fact, now: datetime, operation: str, reason: str) -> None:
-    """Mark a live fact expired (ledger), remove it from the live index, audit the change."""
-    memory.ledger.save_fact(fact.model_copy(update={"status": "expired", "updated_at": now}))
-    memory.index.delete(fact.user_id, [fact.id])
-    memory.ledger.audit({
-        "id": stable_id(fact.user_id, operation, fact.id, prefix="a_"), "user_id": fact.user_id, "at": now,
-        "operation": operation, "kind": fact.kind, "content": fact.content, "decision": "expired",
-        "decided_by": "maintain", "fact_id": fact.id, "reason": reason,
-    })
+    """Mark a live fact expired with its audit row, and remove it from the live index (journaled:
+    :meth:`memory_agent.stores.lifecycle_writes.LifecycleWrites.retire`)."""
+    memory.retire(fact, now, operation, reason)
 
 
 def renew(memory: LongTermMemory, user_id: str, fact_id: str, now: datetime, thread_id: str | None,
           policy: LifecyclePolicy = DEFAULT_POLICY) -> bool:
     """The user confirmed a fact that was due for review: give it a new review date (and validity)
-    from ``now``. Returns True when it changed; audited as ``RENEW``."""
-    fact = memory.ledger.get_fact(user_id, fact_id)
-    if fact is None or fact.status != "confirmed" or not review_due(fact, now, policy):
-        return False
-    fresh = validity(fact.kind, now, policy)
-    # an end the user stated (a kind with no default expiry that has one) is kept: a renewal is not a new end
-    until = fact.valid_until if fact.valid_until is not None and not expires_by_kind(fact.kind, policy) \
-        else fresh["valid_until"]
-    fact = fact.model_copy(update={"review_at": fresh["review_at"], "valid_until": until,
-                                   "updated_at": now})
-    memory.ledger.save_fact(fact)
-    memory.index.upsert(user_id, [fact], [memory._embed(user_id, fact.index_text)])
-    memory.ledger.audit({
-        "id": stable_id(user_id, "renew", fact_id, now.isoformat(), prefix="a_"), "user_id": user_id, "at": now,
-        "thread_id": thread_id, "operation": "RENEW", "kind": fact.kind, "content": fact.content,
-        "decision": "renewed", "decided_by": "user", "fact_id": fact_id,
-        "reason": f"confirmed by the user; next review {fact.review_at.isoformat() if fact.review_at else 'none'}",
-    })
-    return True
+    from ``now``. Returns True when it changed; audited as ``RENEW`` (journaled:
+    :meth:`memory_agent.stores.lifecycle_writes.LifecycleWrites.renew`)."""
+    return memory.renew(user_id, fact_id, now, thread_id, policy)

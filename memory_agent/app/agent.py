@@ -18,15 +18,17 @@ from typing import Any
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.types import Command
 
-from memory_agent.app.checkpoints import checkpoint_thread_id, store_errors
+from memory_agent.app.checkpoints import AgentTranscripts, checkpoint_thread_id, store_errors
 from memory_agent.app.settings import Settings
 from memory_agent.app.wiring import open_stores
+from memory_agent.core.facts import stable_id
 from memory_agent.graph.builder import build_graph
 from memory_agent.graph.context import AgentContext, user_id_problem
 from memory_agent.memory.sessions import summary_row
 from memory_agent.models.chat import load_chat_model
 from memory_agent.models.embeddings import EmbedderInfo, load_embedder
 from memory_agent.nodes.human_approval import parse_decisions
+from memory_agent.stores.base import StoreError
 from memory_agent.stores.long_term import LongTermMemory
 from memory_agent.stores.session_memory import rendered_summary
 
@@ -83,6 +85,9 @@ class MemoryAgent:
         self.graph = build_graph(memory, model, checkpointer)
         self._closers = list(closers)
         self._compactors: list = []
+        self.repaired: list[dict] = []  # the half-done writes :meth:`open` finished (LongTermMemory.repair)
+        # the erasing writes of long-term memory also clear working memory, through this
+        memory.transcripts = AgentTranscripts(checkpointer, self.rewind_thread, self.compact_embedded_stores)
 
     @classmethod
     def open(cls, settings: Settings | None = None, *, model=None, embedder: EmbedderInfo | None = None) -> MemoryAgent:
@@ -102,6 +107,11 @@ class MemoryAgent:
         stores = open_stores(settings, embedder)
         agent = cls(stores.memory, model, stores.checkpointer, settings, closers=stores.closers)
         agent._compactors = stores.compactors
+        try:  # finish the writes a process that died (or lost a store) left half-done
+            agent.repaired = agent.memory.repair()
+        except BaseException:
+            agent.close()
+            raise
         return agent
 
     def compact_embedded_stores(self) -> None:
@@ -217,13 +227,20 @@ class MemoryAgent:
                                 self._config(user_id, thread_id), ctx)
 
     def _stream(self, payload, config, ctx) -> Iterator[tuple[str, dict, float]]:
+        """Run the graph; a write left half-done by an earlier store error is finished first, and a
+        store error now makes the next run finish what this one left (``LongTermMemory.repair``)."""
         last = time.perf_counter()
-        with store_errors():
-            for chunk in self.graph.stream(payload, config=config, context=ctx, stream_mode="updates"):
-                now = time.perf_counter()
-                for node, update in chunk.items():
-                    yield node, update if isinstance(update, dict) else {"value": update}, now - last
-                last = now
+        try:
+            with store_errors():
+                self.memory.repair_if_due()
+                for chunk in self.graph.stream(payload, config=config, context=ctx, stream_mode="updates"):
+                    now = time.perf_counter()
+                    for node, update in chunk.items():
+                        yield node, update if isinstance(update, dict) else {"value": update}, now - last
+                    last = now
+        except StoreError:
+            self.memory.mark_repair_due()
+            raise
 
     def _collect(self, events, result: TurnResult) -> TurnResult:
         for node, update, seconds in events:
@@ -285,11 +302,10 @@ class MemoryAgent:
         if activity is None or not self.transcript(user_id, thread_id):
             return None
         row = summary_row(user_id, thread_id, self.memory.ledger.facts(user_id), activity[0], activity[1])
-        self.memory.ledger.save_summary(row)
-        self.memory.ledger.audit({
-            "id": f"a_summary_{uuid.uuid4().hex}", "user_id": user_id, "thread_id": thread_id, "at": ctx.clock(),
-            "operation": "SUMMARY", "decision": "written", "decided_by": "session end",
-            "reason": f"{len(row['fact_ids'])} approved fact(s) of the session",
+        self.memory.save_summary(row, {  # journaled: never a summary without its audit row
+            "id": stable_id(user_id, thread_id, "summary", ctx.clock().isoformat(), prefix="a_"), "user_id": user_id,
+            "thread_id": thread_id, "at": ctx.clock(), "operation": "SUMMARY", "decision": "written",
+            "decided_by": "session end", "reason": f"{len(row['fact_ids'])} approved fact(s) of the session",
         })
         return rendered_summary(self.memory.ledger, row, ctx.clock())
 

@@ -120,7 +120,9 @@ def delete_memory(agent: MemoryAgent, user_id: str, fact_id: str, now: datetime)
     Session summaries and episodes that held it no longer show it (they keep fact ids and are
     rendered from the live facts when read). The transcript of the conversation the fact
     came from is working memory and stays; delete it with :func:`memory_agent.app.erasure.forget_since` or
-    :func:`memory_agent.app.erasure.forget_user`.
+    :func:`memory_agent.app.erasure.forget_user`. One journaled write
+    (:meth:`memory_agent.stores.erasure_writes.ErasureWrites.delete_chain`): a delete cut short is
+    finished by the next write, turn or open.
 
     Returns ``{"deleted": [fact ids], "audit_rows_blanked": int}``.
 
@@ -129,17 +131,7 @@ def delete_memory(agent: MemoryAgent, user_id: str, fact_id: str, now: datetime)
     """
     check_user(user_id)
     _fact(agent, user_id, fact_id)
-    chain = agent.memory.history(user_id, fact_id)
-    ids = [f.id for f in chain]
-    agent.memory.index.delete(user_id, ids)
-    agent.memory.ledger.delete_facts(user_id, ids)
-    blanked = agent.memory.ledger.tombstone_audit(user_id, fact_ids=ids)
-    agent.memory.ledger.audit({
-        "id": stable_id(user_id, "delete", *ids, prefix="a_"), "user_id": user_id, "at": now,
-        "operation": "DELETE", "decision": "deleted", "decided_by": "user", "fact_id": fact_id,
-        "reason": f"{len(ids)} version(s) deleted by the user",
-    })
-    return {"deleted": ids, "audit_rows_blanked": blanked}
+    return agent.memory.delete_chain(user_id, fact_id, now)
 
 
 def set_memory_enabled(agent: MemoryAgent, user_id: str, enabled: bool, now: datetime) -> dict[str, Any]:

@@ -13,7 +13,6 @@ Errors: :class:`~memory_agent.app.control.ControlError` for a duration that cann
 from __future__ import annotations
 
 import re
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -23,7 +22,6 @@ from typing import Any
 from memory_agent.app.agent import MemoryAgent
 from memory_agent.app.checkpoints import checkpoint_thread_id
 from memory_agent.app.control import ControlError
-from memory_agent.graph.context import tombstone_id
 from memory_agent.stores.chroma_store import orphan_segment_dirs
 
 
@@ -65,37 +63,11 @@ def forget_since(agent: MemoryAgent, user_id: str, since: timedelta, now: dateti
     last turn before the window, ``turns_dropped``), and the audit rows of that time lose their text.
 
     A fact that an update in that window superseded comes back to life, since the update that
-    replaced it is gone. Returns what was removed, with counts.
+    replaced it is gone. Returns what was removed, with counts. One journaled write
+    (:meth:`memory_agent.stores.erasure_writes.ErasureWrites.forget_since`): cut short, it is finished
+    by the next write, turn or open.
     """
-    start = now - since
-    ledger = agent.memory.ledger
-    before = {f.id: f for f in ledger.facts(user_id)}
-    out = ledger.forget_since(user_id, start)
-    agent.memory.index.delete(user_id, out["fact_ids"])
-    gone = set(out["fact_ids"])
-    revived = []
-    for fact in before.values():  # undo supersedes done by the forgotten facts
-        if fact.id not in gone and fact.status == "superseded" and fact.superseded_by in gone:
-            fact = fact.model_copy(update={"status": "confirmed", "superseded_by": None, "updated_at": now})
-            ledger.save_fact(fact)
-            agent.memory.index.upsert(user_id, [fact], [agent.memory._embed(user_id, fact.index_text)])
-            revived.append(fact.id)
-    for thread_id in out["thread_ids"]:
-        agent.checkpointer.delete_thread(checkpoint_thread_id(user_id, thread_id))
-    rewound = {}
-    for thread_id in ledger.threads(user_id):  # older threads with turns in the window lose those turns
-        dropped = agent.rewind_thread(user_id, thread_id, start)
-        if dropped:
-            rewound[thread_id] = dropped
-    ledger.audit({
-        "id": f"a_forget_{uuid.uuid4().hex}", "user_id": user_id, "at": now, "operation": "FORGET",
-        "decision": "forgotten", "decided_by": "user",
-        "reason": f"since {start.isoformat()}: {len(gone)} fact(s), {len(out['thread_ids'])} thread(s)",
-    })
-    return {"since": start.isoformat(), "facts": sorted(gone), "threads": out["thread_ids"], "revived": revived,
-            "turns_dropped": rewound,
-            "session_summaries": out["session_summaries"], "episodes": out["episodes"],
-            "audit_rows_blanked": out["audit_log"]}
+    return agent.memory.forget_since(user_id, now - since, now)
 
 
 # ---- erase a user --------------------------------------------------------------------------------
@@ -140,26 +112,19 @@ def forget_user(agent: MemoryAgent, user_id: str, now: datetime, canaries: Seque
 
     Other users are never touched: every delete is keyed by this user id (or its namespace).
 
+    Steps 1 to 3 and the compaction are one journaled write
+    (:meth:`memory_agent.stores.erasure_writes.ErasureWrites.erase_user`) whose "erase in progress"
+    entry is written first: an erasure cut short (a kill, a store going down) is finished at the next
+    open, or by running ``forget_user`` again; a half-erased user is never left.
+
     Returns:
         A :class:`ForgetReport`.
 
     Raises:
         ForgetIncompleteError: ``check`` is true and the scan found something.
     """
-    memory, ledger = agent.memory, agent.memory.ledger
-    prefix = checkpoint_thread_id(user_id, "")
-    thread_keys = {checkpoint_thread_id(user_id, t) for t in ledger.threads(user_id)}
-    thread_keys |= {key for key in _checkpoint_thread_ids(agent) if key.startswith(prefix)}
-    for key in thread_keys:
-        agent.checkpointer.delete_thread(key)
-    tombstone = tombstone_id()
-    removed = {"checkpoint_threads": len(thread_keys), "live_index": memory.index.drop_user(user_id)}
-    removed.update(ledger.erase_user(user_id, tombstone))
-    ledger.audit({"id": f"a_{tombstone}", "user_id": tombstone, "at": now, "operation": "ERASE",
-                  "decision": "erased", "decided_by": "user",
-                  "reason": "forget-user: " + ", ".join(f"{k} {v}" for k, v in sorted(removed.items()))})
-    memory.forget_cached(user_id)
-    _compact_embedded_files(agent)
+    out = agent.memory.erase_user(user_id, now)
+    removed, tombstone = out["removed"], out["tombstone"]
     canaries = [c for c in canaries if c]
     remaining = scan_user(agent, user_id, canaries)
     report = ForgetReport(removed=removed, tombstone=tombstone, remaining=remaining,
@@ -227,10 +192,6 @@ def scan_files(folder: Path, needles: Sequence[str]) -> list[dict[str, Any]]:
 
 
 # ---- helpers -------------------------------------------------------------------------------------
-def _checkpoint_thread_ids(agent: MemoryAgent) -> set[str]:
-    return {str(item.config["configurable"]["thread_id"]) for item in agent.checkpointer.list(None)}
-
-
 def _embedded_folder(agent: MemoryAgent) -> Path | None:
     """The data folder when every store is embedded in it (no Chroma server), else ``None``."""
     settings = agent.settings
@@ -242,11 +203,3 @@ def _embedded_folder(agent: MemoryAgent) -> Path | None:
 def _scanned_stores(agent: MemoryAgent) -> list[str]:
     stores = ["ledger", "vector index", "checkpointer"]
     return stores + (["data folder files"] if _embedded_folder(agent) is not None else [])
-
-
-def _compact_embedded_files(agent: MemoryAgent) -> None:
-    """After deleting, rewrite the embedded SQLite files so deleted text does not linger in freed
-    pages or the write-ahead log (``wal_checkpoint(TRUNCATE)`` then ``VACUUM``)."""
-    compact = getattr(agent, "compact_embedded_stores", None)
-    if callable(compact):
-        compact()

@@ -43,10 +43,10 @@ class OpenStores:
 
 
 def open_stores(settings: Settings, embedder: EmbedderInfo) -> OpenStores:
-    """Open every store ``settings`` names, then finish decisions a crashed process left
-    half-written (:meth:`LongTermMemory.repair`). With both ``database_url`` and ``chroma_url`` no
-    data folder is opened and any number of processes may share the stores. On any error, whatever
-    was opened is closed again before the error propagates.
+    """Open every store ``settings`` names. With both ``database_url`` and ``chroma_url`` no data
+    folder is opened and any number of processes may share the stores. On any error, whatever was
+    opened is closed again before the error propagates. Writes a crashed process left half-done are
+    finished by ``MemoryAgent.open`` (:meth:`LongTermMemory.repair`), once working memory is attached.
 
     Raises:
         memory_agent.stores.data_dir.DataDirError: the folder is not writable or another process holds it.
@@ -76,7 +76,6 @@ def open_stores(settings: Settings, embedder: EmbedderInfo) -> OpenStores:
         memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig(top_k=settings.top_k),
                                 max_facts=settings.max_facts_per_user, max_memory_tokens=settings.max_memory_tokens,
                                 max_session_tokens=settings.max_session_tokens)
-        memory.repair()
     except BaseException:
         for close in closers:  # nothing half-open stays behind
             close()

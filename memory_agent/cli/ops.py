@@ -52,8 +52,8 @@ def doctor(
         settings = settings_from(ctx)
         if fix:
             with open_agent(settings, read_only=True) as agent:
-                repaired = agent.memory.repair()
-            console.print(f"Stores opened and set up; {len(repaired)} half-written decisions finished.")
+                repaired = agent.repaired + agent.memory.repair()
+            console.print(f"Stores opened and set up; {len(repaired)} unfinished writes completed.")
         checks = run_doctor(settings)
     failed = any(c.status == "fail" for c in checks)
     if as_json:

@@ -1,7 +1,8 @@
 """The fact record and the proposal schema the model fills in.
 
 A *fact* is one short, verifiable statement about one user, with provenance (which thread,
-which message, which words). Facts are written only by the ``commit`` node. A *proposal* is
+which message, which words). Facts are written only through the journaled writes of long-term memory
+(the ``commit`` node's decisions, ``maintain``, the user's own edits and erasure). A *proposal* is
 what ``propose_facts`` asks the model for; code validates and reconciles every proposal
 before a person sees it.
 

@@ -3,13 +3,16 @@
 A dialect owns the connection(s) and says everything that differs between the two: the
 placeholder (:attr:`mark`: ``?`` / ``%s``), the DDL of each migration (:meth:`statements`), the
 ``schema_migrations`` table, how a table is looked up, how a migration takes its lock, and how the
-database's errors become a :class:`~memory_agent.stores.base.StoreError`. Statements that are the
+database's errors become a :class:`~memory_agent.stores.base.StoreError`, and how writers of one
+user are serialized (:meth:`SQLiteDialect.user_lock`, :meth:`PostgresDialect.user_lock`). Statements that are the
 same on both (``INSERT ... ON CONFLICT ... DO NOTHING / DO UPDATE``, ``LIKE ... ESCAPE``, ``ORDER BY
 ..., rowid``) are written once in the ledger with :attr:`mark` for each parameter.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -22,6 +25,22 @@ from memory_agent.stores.sql.schema import Migration
 
 #: The advisory lock two Postgres processes opening the ledger at once take before migrating.
 _MIGRATION_LOCK = 726354
+#: The first key of the two-key advisory locks that serialize the writers of one user (the second is a
+#: hash of the user id). Postgres keeps one-key and two-key advisory locks apart, so this never meets
+#: :data:`_MIGRATION_LOCK`.
+_USER_LOCK_SPACE = 726355
+#: Per-user locks of this process, striped: a user id always maps to the same re-entrant lock, two users
+#: rarely share one (then they wait for each other, which is safe: no code holds two users' locks).
+_STRIPES = tuple(threading.RLock() for _ in range(256))
+
+
+def _user_hash(user_id: str) -> int:
+    """A signed 32-bit number of the user id (sha256), the second key of its advisory lock."""
+    return int.from_bytes(hashlib.sha256(user_id.encode("utf-8")).digest()[:4], "big", signed=True)
+
+
+def _stripe(user_id: str) -> threading.RLock:
+    return _STRIPES[_user_hash(user_id) % len(_STRIPES)]
 
 
 def _corrupt(path: str, exc: Exception) -> StoreError:
@@ -55,6 +74,8 @@ class SQLiteDialect:
 
     name = "sqlite"
     mark = "?"
+    #: appended to a SELECT that reads a row it is about to change (SQLite: the connection's lock does it)
+    for_update = ""
     schema_migrations_ddl = (
         "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
         "applied_at TEXT NOT NULL)",
@@ -110,6 +131,13 @@ class SQLiteDialect:
         """A transaction holding the file's write lock, so two processes never migrate at once."""
         with self.transaction(exclusive=True) as conn:
             yield conn
+
+    @contextmanager
+    def user_lock(self, user_id: str) -> Iterator[None]:
+        """Serialize the writers of one user among the threads of this process (re-entrant). Other
+        processes cannot write the file at the same time: the data folder's lock keeps them out."""
+        with _stripe(user_id):
+            yield
 
     def has_table(self, conn: Any, table: str) -> bool:
         """Whether ``table`` exists in the file."""
@@ -172,6 +200,9 @@ class PostgresDialect:
 
     name = "postgres"
     mark = "%s"
+    for_update = " FOR UPDATE"
+    #: seconds a writer waits for another process to release a user's lock before it fails
+    lock_wait = 60.0
     schema_migrations_ddl = (
         "CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, "
         "applied_at TEXT NOT NULL)",
@@ -180,6 +211,10 @@ class PostgresDialect:
     def __init__(self, pool, *, timeout: float = 10.0):
         self.pool = pool
         self.timeout = timeout
+        self._held = threading.local()  # user ids whose lock this thread holds -> depth
+        # A held user lock keeps one pooled connection; leave at least one free for the statements
+        # run under it, so threads of this process holding locks never starve each other of connections.
+        self._lock_slots = threading.BoundedSemaphore(max(1, (getattr(pool, "max_size", 2) or 2) - 1))
 
     @property
     def where(self) -> str:
@@ -210,6 +245,47 @@ class PostgresDialect:
         with self.transaction() as conn:
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
             yield conn
+
+    @contextmanager
+    def user_lock(self, user_id: str) -> Iterator[None]:
+        """Serialize the writers of one user across processes: a transaction-scoped advisory lock
+        (``pg_advisory_xact_lock(space, hash of the user id)``) held on a pooled connection of its own
+        while the block runs; the ledger statements inside run (and commit) on other connections.
+        Threads of this process queue on a per-user lock first; re-entrant within a thread. It also
+        holds behind PgBouncer in transaction mode, since the lock's transaction stays open.
+
+        Raises:
+            StoreError: no connection within the pool timeout, Postgres down, or another process held
+                the user's lock longer than :attr:`lock_wait` seconds.
+        """
+        import psycopg
+
+        held = self._held.__dict__.setdefault("users", {})
+        if held.get(user_id):
+            held[user_id] += 1
+            try:
+                yield
+            finally:
+                held[user_id] -= 1
+            return
+        # a thread already holding a slot (another user's lock: no writer does that) does not wait for one
+        slot = self._lock_slots if not any(held.values()) else contextlib.nullcontext()
+        with _stripe(user_id), slot:
+            try:
+                with self.pool.connection(timeout=self.timeout) as conn, conn.transaction():
+                    try:
+                        conn.execute(f"SET LOCAL lock_timeout = '{int(self.lock_wait * 1000)}ms'")
+                        conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (_USER_LOCK_SPACE, _user_hash(user_id)))
+                    except psycopg.errors.LockNotAvailable as exc:
+                        raise StoreError(f"Another process has been writing this user's memories for over "
+                                         f"{self.lock_wait:.0f} s; nothing was written. Try again.") from exc
+                    held[user_id] = 1
+                    try:
+                        yield
+                    finally:
+                        held.pop(user_id, None)
+            except psycopg.Error as exc:  # includes psycopg_pool.PoolTimeout
+                raise postgres_error(exc, "Postgres (fact ledger)") from exc
 
     def has_table(self, conn: Any, table: str) -> bool:
         """Whether ``table`` exists in the schema new tables go to (``current_schema()``)."""

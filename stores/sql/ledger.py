@@ -28,12 +28,14 @@ from memory_agent.stores.sql.schema import (
     SUMMARY_COLUMNS,
     Migration,
 )
+from memory_agent.stores.sql.transitions import SQLTransitions
 
 
-class SQLFactLedger(SQLErasure):
+class SQLFactLedger(SQLTransitions, SQLErasure):
     """:class:`memory_agent.stores.base.FactLedger` on SQLite (one file, WAL, 5 s busy timeout) or PostgreSQL
     (a ``psycopg_pool.ConnectionPool``; every method runs in one transaction on one pooled connection).
-    Erasure and the search for leftovers come from :class:`SQLErasure`.
+    Status changes with their audit rows, the journal's end and the per-user write lock come from
+    :class:`SQLTransitions`; erasure and the search for leftovers from :class:`SQLErasure`.
 
     Args:
         path: the SQLite file (shared with the checkpointer in the embedded default).
@@ -94,12 +96,14 @@ class SQLFactLedger(SQLErasure):
 
     # ---- facts ----------------------------------------------------------------------------------
     def save_fact(self, fact: Fact) -> None:
-        """Insert or replace the fact row keyed by ``(user_id, id)``."""
+        """Insert or replace the fact row keyed by ``(user_id, id)``. A stored fact that is no longer
+        confirmed (superseded, retracted, expired) is left as it is: its status and ``superseded_by``
+        change only through :meth:`change_status`, so a writer holding an old copy cannot revive it."""
         self._exec(
             f"INSERT INTO facts (user_id, id, status, kind, content, created_at, updated_at, data) "
             f"VALUES ({self._marks(8)}) ON CONFLICT (user_id, id) DO UPDATE SET status = excluded.status, "
             "kind = excluded.kind, content = excluded.content, created_at = excluded.created_at, "
-            "updated_at = excluded.updated_at, data = excluded.data",
+            "updated_at = excluded.updated_at, data = excluded.data WHERE facts.status = 'confirmed'",
             (fact.user_id, fact.id, fact.status, fact.kind, fact.content, fact.created_at.isoformat(),
              fact.updated_at.isoformat(), fact.model_dump_json()),
         )
@@ -177,13 +181,18 @@ class SQLFactLedger(SQLErasure):
         Required keys: ``id``, ``user_id``, ``at``, ``decision``, ``decided_by``; the others of
         :data:`AUDIT_COLUMNS` are optional. A missing required value raises :class:`StoreError`
         (it is not silently skipped)."""
+        with self._transaction() as conn:
+            return self._audit_in(conn, row)
+
+    def _audit_in(self, conn: Any, row: dict[str, Any]) -> bool:
+        """:meth:`audit` inside the transaction ``conn``."""
         values = dict(row)
         if isinstance(values.get("proposal"), dict):
             values["proposal"] = json.dumps(values["proposal"], ensure_ascii=False, default=str)
         if isinstance(values.get("at"), datetime):
             values["at"] = values["at"].isoformat()
         cols = [c for c in AUDIT_COLUMNS if c in values]
-        cur = self._exec(
+        cur = conn.execute(
             f"INSERT INTO audit_log ({', '.join(cols)}) VALUES ({self._marks(len(cols))}) "
             "ON CONFLICT(id) DO NOTHING",
             [values[c] for c in cols],
@@ -207,8 +216,12 @@ class SQLFactLedger(SQLErasure):
             (user_id, thread_id, at.isoformat()),
         )
 
-    def threads(self, user_id: str) -> list[str]:
-        """The user's thread ids, oldest first."""
+    def threads(self, user_id: str, since: datetime | None = None) -> list[str]:
+        """The user's thread ids, oldest first (``since``: only threads started at or after it)."""
+        if since is not None:
+            return [r[0] for r in self._rows(
+                f"SELECT thread_id FROM user_threads WHERE user_id = {self._p} AND created_at >= {self._p} "
+                "ORDER BY created_at", (user_id, since.isoformat()))]
         return [r[0] for r in self._rows(
             f"SELECT thread_id FROM user_threads WHERE user_id = {self._p} ORDER BY created_at", (user_id,)
         )]
@@ -291,15 +304,14 @@ class SQLFactLedger(SQLErasure):
                    "ON CONFLICT DO NOTHING",
                    (user_id, entry_id, at.isoformat(), json.dumps(payload, ensure_ascii=False, default=str)))
 
-    def journal_end(self, user_id: str, entry_id: str) -> None:
-        """The decision ``entry_id`` is fully written (facts, live index, audit row)."""
-        p = self._p
-        self._exec(f"DELETE FROM commit_journal WHERE user_id = {p} AND id = {p}", (user_id, entry_id))
-
-    def journal_open(self) -> list[dict[str, Any]]:
-        """Decisions begun and never ended, of every user, oldest first:
+    def journal_open(self, user_id: str | None = None) -> list[dict[str, Any]]:
+        """Decisions begun and never ended, of every user (or of ``user_id``), oldest first:
         ``{"user_id", "id", "at", "payload": dict}``."""
-        rows = self._rows("SELECT user_id, id, at, payload FROM commit_journal ORDER BY at, rowid")
+        if user_id is None:
+            rows = self._rows("SELECT user_id, id, at, payload FROM commit_journal ORDER BY at, rowid")
+        else:
+            rows = self._rows(f"SELECT user_id, id, at, payload FROM commit_journal WHERE user_id = {self._p} "
+                              "ORDER BY at, rowid", (user_id,))
         return [{"user_id": r[0], "id": r[1], "at": r[2], "payload": json.loads(r[3])} for r in rows]
 
     # ---- user settings --------------------------------------------------------------

@@ -6,8 +6,8 @@ Tables (every row keyed by ``user_id``; every query filters on it in SQL):
 - ``audit_log``: one row per proposal: what was proposed, the decision, by whom, when, why.
 - ``fact_uses``: which fact was injected in which turn (use counts count once per turn).
 - ``user_threads``: which threads belong to which user.
-- ``commit_journal``: decisions being written right now; a row left behind means a process died in
-  the middle of a commit.
+- ``commit_journal``: writes being made right now (:mod:`memory_agent.stores.journal`); a row left
+  behind means a process died in the middle of one, and holds what is needed to finish it.
 - ``user_settings``: the per-user memory switch.
 - ``session_summaries``: one summary per ended thread: its dates and the ids of the facts committed
   from it (``fact_ids``, a JSON list), no text (rendered from the live facts when read).
@@ -263,6 +263,7 @@ SCANNED_COLUMNS: dict[str, tuple[str, ...]] = {
     "session_summaries": ("user_id", "thread_id", "fact_ids"),
     "episodes": ("user_id", "id", "topic", "content", "thread_id", "fact_id"),
     "thread_activity": ("user_id", "thread_id"),
+    "commit_journal": ("user_id", "payload"),
 }
 SUMMARY_COLUMNS = ("user_id", "thread_id", "started_at", "ended_at", "fact_ids")
 EPISODE_COLUMNS = ("user_id", "id", "occurred_at", "kind", "topic", "content", "thread_id", "fact_id")

@@ -20,6 +20,7 @@ with times as ISO-8601 text where the protocol says so.
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -61,6 +62,60 @@ class LedgerContract:
     """The contract; a subclass provides the ``ledger`` fixture (see the module docstring)."""
 
     # ---- facts ------------------------------------------------------------------------------------
+    def test_change_status_is_a_compare_and_set_written_with_its_audit_row(self, ledger):
+        ledger.save_fact(fact("alice", "f1", "The user lives in Oslo."))
+        ledger.save_fact(fact("alice", "f2", "The user lives in Bergen.", days=1))
+        assert ledger.change_status("alice", "f1", "superseded", at(1), superseded_by="f2",
+                                    audit=audit_row("a_f2", "alice", fact_id="f2", target_id="f1")) is True
+        # a second writer that read f1 as live before: refused, its audit row not written
+        assert ledger.change_status("alice", "f1", "superseded", at(2), superseded_by="f3",
+                                    audit=audit_row("a_f3", "alice")) is False
+        stored = ledger.get_fact("alice", "f1")
+        assert (stored.status, stored.superseded_by, stored.updated_at) == ("superseded", "f2", at(1))
+        assert [r["id"] for r in ledger.audit_rows("alice")] == ["a_f2"]
+        assert [f.id for f in ledger.facts("alice", "confirmed")] == ["f2"]
+        assert ledger.change_status("bob", "f2", "retracted", at(2)) is False  # another user's id: nothing
+        # undoing a supersede names the status it expects
+        assert ledger.change_status("alice", "f1", "confirmed", at(3), expect="superseded") is True
+        assert ledger.get_fact("alice", "f1").superseded_by is None
+
+    def test_change_status_rewrites_the_fact_it_merges_into_only_while_it_is_live(self, ledger):
+        ledger.save_fact(fact("alice", "keep", "The user likes tea."))
+        ledger.save_fact(fact("alice", "dup", "The user likes tea!", days=1))
+        merged = ledger.get_fact("alice", "keep").model_copy(update={"merged_from": ["dup"], "use_count": 3})
+        assert ledger.change_status("alice", "dup", "superseded", at(2), superseded_by="keep", update=merged,
+                                    audit=audit_row("a_m", "alice")) is True
+        assert ledger.get_fact("alice", "keep").merged_from == ["dup"]
+        assert ledger.change_status("alice", "dup", "superseded", at(2), superseded_by="keep",
+                                    update=merged.model_copy(update={"merged_from": ["dup", "dup"]})) is False
+        assert ledger.get_fact("alice", "keep").merged_from == ["dup"]  # a replay repeats nothing
+        with pytest.raises(StoreError):  # one transaction: a refused audit row undoes the status change
+            ledger.change_status("alice", "keep", "expired", at(3), audit=audit_row("a_x", "alice", decision=None))
+        assert ledger.get_fact("alice", "keep").status == "confirmed"
+
+    def test_save_fact_never_revives_an_ended_fact_or_overwrites_superseded_by(self, ledger):
+        live = fact("alice", "f1", "The user lives in Oslo.")
+        ledger.save_fact(live)
+        ledger.change_status("alice", "f1", "superseded", at(1), superseded_by="f2")
+        ledger.save_fact(live.model_copy(update={"content": "stale copy"}))  # a writer with an old copy
+        stored = ledger.get_fact("alice", "f1")
+        assert (stored.status, stored.superseded_by, stored.content) == ("superseded", "f2", "The user lives in Oslo.")
+        ledger.save_fact(fact("alice", "f3", "The user likes tea."))
+        ledger.save_fact(fact("alice", "f3", "The user likes green tea."))  # a live fact is still replaced
+        assert ledger.get_fact("alice", "f3").content == "The user likes green tea."
+
+    def test_update_live_fact_writes_with_its_audit_row_only_while_confirmed(self, ledger):
+        ledger.save_fact(fact("alice", "f1", "The user prefers short answers.", kind="preference"))
+        renewed = ledger.get_fact("alice", "f1").model_copy(update={"review_at": at(180), "updated_at": at(1)})
+        assert ledger.update_live_fact(renewed, audit=audit_row("a_r", "alice")) is True
+        assert ledger.get_fact("alice", "f1").review_at == at(180)
+        ledger.change_status("alice", "f1", "expired", at(2))
+        assert ledger.update_live_fact(renewed.model_copy(update={"review_at": at(365)}),
+                                       audit=audit_row("a_r2", "alice")) is False
+        stored = ledger.get_fact("alice", "f1")
+        assert (stored.status, stored.review_at) == ("expired", at(180))
+        assert [r["id"] for r in ledger.audit_rows("alice")] == ["a_r"]
+
     def test_save_fact_replaces_by_user_and_id_and_get_fact_is_scoped(self, ledger):
         ledger.save_fact(fact("alice", "f1", "The user lives in Munich."))
         ledger.save_fact(fact("alice", "f1", "The user lives in Oslo."))  # same key: replaced
@@ -167,6 +222,7 @@ class LedgerContract:
         ledger.remember_thread("alice", "t1", at(5))  # idempotent: the first time stays
         ledger.remember_thread("bob", "tb", at(0))
         assert ledger.threads("alice") == ["t1", "t2"]
+        assert ledger.threads("alice", since=at(2)) == ["t2"]
         assert ledger.threads("bob") == ["tb"]
         assert ledger.threads("nobody") == []
         assert ledger.all_threads() == [("bob", "tb", at(0).isoformat()), ("alice", "t1", at(1).isoformat()),
@@ -230,6 +286,45 @@ class LedgerContract:
         ledger.journal_end("alice", "j1")
         ledger.journal_end("alice", "missing")
         assert [(e["user_id"], e["id"]) for e in ledger.journal_open()] == [("alice", "j2"), ("bob", "j1")]
+        assert [e["id"] for e in ledger.journal_open("bob")] == ["j1"]
+
+    def test_journal_end_writes_the_audit_row_in_the_same_transaction(self, ledger):
+        ledger.journal_begin("alice", "j1", {"op": "commit"}, at(1))
+        ledger.journal_begin("alice", "j2", {"op": "retire"}, at(2))
+        ledger.journal_begin("bob", "j1", {"op": "commit"}, at(3))
+        assert ledger.journal_end("alice", "j1", audit=audit_row("a1", "alice")) is True
+        assert ledger.journal_end("alice", "j1", audit=audit_row("a1", "alice")) is False  # a replay: once
+        assert [r["id"] for r in ledger.audit_rows("alice")] == ["a1"]
+        with pytest.raises(StoreError):  # a refused audit row: the entry stays for the next try
+            ledger.journal_end("alice", "j2", audit=audit_row("a2", "alice", decision=None))
+        assert [e["id"] for e in ledger.journal_open("alice")] == ["j2"]
+        ledger.journal_begin("alice", "j3", {"op": "commit"}, at(4))
+        ledger.journal_end("alice", "j_erase", every=True)  # erasing alice: nothing of hers is written again
+        assert [(e["user_id"], e["id"]) for e in ledger.journal_open()] == [("bob", "j1")]
+
+    def test_user_lock_lets_one_thread_of_a_user_write_at_a_time(self, ledger):
+        ledger.save_fact(fact("alice", "f1", "counter"))
+        inside, overlaps, errors = [0], [], []
+
+        def writer(user: str) -> None:
+            try:
+                for _ in range(15):
+                    with ledger.user_lock(user), ledger.user_lock(user):  # re-entrant
+                        inside[0] += 1
+                        overlaps.append(inside[0])
+                        f = ledger.get_fact("alice", "f1")  # a read-modify-write that must not interleave
+                        ledger.save_fact(f.model_copy(update={"use_count": f.use_count + 1}))
+                        inside[0] -= 1
+            except Exception as exc:  # reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=writer, args=("alice",)) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == [] and max(overlaps) == 1
+        assert ledger.get_fact("alice", "f1").use_count == 60
 
     # ---- users, settings, erasure -----------------------------------------------------------------
     def test_users_and_the_memory_switch(self, ledger):

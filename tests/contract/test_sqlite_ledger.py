@@ -56,9 +56,7 @@ NOT_SCANNED = {
     "audit_log": {"id", "at", "operation", "kind", "decision", "decided_by"},
     "fact_uses": {"at"},
     "user_threads": {"created_at"},
-    # Known gap, kept as it is: an entry left by a process that died mid-commit holds the proposals'
-    # text until the next open finishes it; erasure neither scans nor deletes it.
-    "commit_journal": {"user_id", "id", "at", "payload"},
+    "commit_journal": {"id", "at"},  # a hash of the proposal id, and a time
     "user_settings": {"updated_at"},
     "session_summaries": {"started_at", "ended_at"},
     "episodes": {"occurred_at", "kind"},

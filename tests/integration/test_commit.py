@@ -38,11 +38,11 @@ def test_a_retried_update_keeps_its_original_target(make_agent):
     proposal = Proposal(id="p_upd", operation="UPDATE", kind="fact", content="The user lives in Munich.",
                         topic="home city", source=Source(thread_id="t", message_ids=["m1"]),
                         evidence="I moved to Munich", target_id=old.id, target_content=old.content)
-    real = memory.ledger.audit
-    memory.ledger.audit = lambda row: (_ for _ in ()).throw(RuntimeError("crash before the audit row"))
+    real = memory.ledger.change_status  # the supersede, written with the audit row
+    memory.ledger.change_status = lambda *a, **k: (_ for _ in ()).throw(RuntimeError("crash before the audit row"))
     with pytest.raises(RuntimeError):
         memory.apply("alice", proposal, "approve", day(1), "user")
-    memory.ledger.audit = real
+    memory.ledger.change_status = real
     summary = memory.apply("alice", proposal, "approve", day(1), "user")
     assert summary["target_id"] == old.id and summary["fact_id"] == "f_upd"
     assert memory.ledger.audit_rows("alice")[-1]["target_id"] == old.id

@@ -1,6 +1,7 @@
-"""Faults: processes killed with SIGKILL (waiting at an approval, in the middle of ``commit``), the
-Chroma server and Postgres (behind a real PgBouncer in transaction mode) going down mid-session,
-and two processes on one embedded data folder. Real stores everywhere; only the chat model is fake.
+"""Faults: processes killed with SIGKILL (waiting at an approval, between two writes of ``commit``,
+``maintain`` and ``forget-user``), the Chroma server and Postgres (behind a real PgBouncer in
+transaction mode) going down mid-session, and two processes on one embedded data folder. Real stores
+everywhere; only the chat model is fake.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import fault_child
 import pytest
 from conftest import T0, Backend, ScriptedChatModel, _servers_missing, day
 
@@ -30,9 +32,9 @@ VEGETARIAN = {"kind": "preference", "content": "The user is vegetarian.", "topic
 OSLO = {"kind": "fact", "content": "The user lives in Oslo.", "topic": "home city"}
 
 
-def _child(mode: str, data_dir: Path, backend: Backend) -> subprocess.Popen:
+def _child(mode: str, data_dir: Path, backend: Backend, *args: str) -> subprocess.Popen:
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", **backend.env}
-    return subprocess.Popen([sys.executable, str(TESTS_DIR / "fault_child.py"), mode, str(data_dir)],
+    return subprocess.Popen([sys.executable, str(TESTS_DIR / "fault_child.py"), mode, str(data_dir), *args],
                             cwd=PROJECT_DIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -112,6 +114,37 @@ def test_sigkill_in_the_middle_of_commit_is_repaired_on_the_next_start(make_agen
     assert len(agent.memory.ledger.facts("alice")) == 1
     assert len(agent.memory.ledger.audit_rows("alice")) == 1
     assert_consistent(agent, "alice")
+
+
+#: Where the child kills itself: right after this store write of the operation (numbered as
+#: ``fault_child.py commit|maintain|forget-user DIR 0`` prints them). commit: 27 = an update's supersede
+#: and audit row written, its old fact still in the live index; 40 = a decision's episode written, its
+#: journal entry not yet ended; 50 = a retracted fact out of the live index, the session summaries not yet
+#: scrubbed. maintain: 2 = the first fact expired with its audit row, still in the live index; 26 and 31 = a
+#: duplicate superseded in a merge, the kept fact's new record not yet in the live index. forget-user:
+#: 2 = "erase in progress" recorded, nothing erased yet; 4 = the transcripts deleted, the facts not yet;
+#: 6 = the audit rows tombstoned, the ledger rows not yet deleted. (``tests/load/kill_writes.py`` kills at
+#: random points, many times.)
+KILLS = {"commit": (27, 40, 50), "maintain": (2, 26, 31), "forget-user": (2, 4, 6)}
+
+
+@pytest.mark.parametrize("backend", ["embedded"], indirect=True)
+@pytest.mark.parametrize(("op", "kill_at"), [(op, k) for op, ks in KILLS.items() for k in ks])
+def test_a_kill_between_any_two_writes_is_finished_once_by_the_next_open(make_agent, tmp_path, backend, op,
+                                                                           kill_at):
+    data_dir = tmp_path / "data"
+    prepared = make_agent(data_dir=data_dir, model=fault_child.model())
+    fault_child.prepare(prepared, op)
+    prepared.close()  # the child takes the data folder's lock
+    proc = _child(op, data_dir, backend, str(kill_at))
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == -signal.SIGKILL, (out, err[-3000:])
+    assert f"DYING {kill_at}" in out
+
+    agent = make_agent(data_dir=data_dir, model=fault_child.model())  # opening repairs
+    assert fault_child.problems(agent, op, "repaired") == []
+    fault_child.finish(agent, op)  # what an operator does next: the result is that of a run never killed
+    assert fault_child.problems(agent, op, "finished") == []
 
 
 # ---- two processes, one embedded folder --------------------------------------------------------
@@ -212,6 +245,45 @@ def test_chroma_server_down_mid_turn_fails_clearly_and_the_thread_continues(make
         assert_consistent(agent, "alice")
     finally:
         if server.proc and server.proc.poll() is None:
+            server.kill()
+
+
+def test_a_decision_cut_short_by_an_outage_is_finished_when_the_store_is_back_without_a_restart(
+        make_agent, tmp_path, backend):
+    """The live index fails in the middle of a commit (embedded: Chroma raises once; server: the Chroma
+    server is killed, then started again): the next turn, in another thread, finishes the decision first."""
+    server = ChromaServer(tmp_path / "chroma-own") if backend.name == "server" else None
+    if server is not None:
+        server.start()
+    try:
+        model = ScriptedChatModel(script={"vegetarian": [VEGETARIAN], "oslo": [OSLO]})
+        own = {"chroma_url": f"http://127.0.0.1:{server.port}"} if server else {}
+        agent = make_agent(model=model, **own)
+        agent.turn("alice", "I am vegetarian.", thread_id="t1", now=T0, approval="never")
+        real, calls = agent.memory.index.upsert, []
+
+        def upsert_during_an_outage(*args, **kwargs):
+            calls.append(1)
+            if len(calls) == 1:  # the fact is in the ledger; the live index goes down now
+                if server is None:
+                    raise StoreError("Chroma failed to upsert facts: the store is down. Is the store reachable?")
+                server.kill()
+            return real(*args, **kwargs)
+
+        agent.memory.index.upsert = upsert_during_an_outage
+        with pytest.raises(StoreError):
+            agent.turn("alice", "I live in Oslo.", thread_id="t2", now=day(1), approval="never")
+        assert len(agent.memory.ledger.journal_open()) == 1  # half-written: in the ledger, not live
+        if server is not None:
+            server.start()  # back, same folder and port
+
+        agent.turn("alice", "Hello again.", thread_id="t3", now=day(2))  # another thread; no restart
+        assert agent.memory.ledger.journal_open() == []
+        assert sorted(f.content for f in agent.memory.index.list("alice")) == [
+            "The user is vegetarian.", "The user lives in Oslo."]
+        assert_consistent(agent, "alice")
+    finally:
+        if server is not None and server.proc and server.proc.poll() is None:
             server.kill()
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import uuid
+from datetime import datetime
+from types import SimpleNamespace
 
 import pytest
 from langchain_core.messages import HumanMessage
@@ -41,13 +43,15 @@ def cli_env(embedder, tmp_path, monkeypatch):
     return {"COLUMNS": "200"}
 
 
-def entry(text: str, facts: list[dict]) -> dict:
-    """The bridge log entry of one extraction call (``facts`` may cite ``MID``, the recording run's id)."""
+def entry(text: str, facts: list[dict], at: str, related: tuple = ()) -> dict:
+    """The bridge log entry of one extraction call at clock ``at`` showing the ``related`` memories
+    (``facts`` may cite ``MID``, the recording run's id)."""
     mid = uuid.uuid4().hex
+    prompt = extraction_prompt(HumanMessage(text, id=mid), related, datetime.fromisoformat(at))
     request = {"model": "bridge", "stream": False,
                "response_format": {"type": "json_schema", "json_schema": {
                    "name": "ProposedFacts", "schema": ProposedFacts.model_json_schema(), "strict": True}},
-               "messages": [{"role": "user", "content": extraction_prompt(HumanMessage(text, id=mid))}]}
+               "messages": [{"role": "user", "content": prompt}]}
     content = json.dumps({"facts": facts}).replace("MID", mid)
     return {"id": mid[:8], "request": request, "response": {"content": content}}
 
@@ -59,8 +63,11 @@ VEGETARIAN = [{"operation": "add", "kind": "preference", "content": "The user is
 
 def test_eval_scenarios_replays_recordings_and_fails_loudly_on_a_stale_one(tmp_path, cli_env):
     log = tmp_path / "log.jsonl"
-    log.write_text(json.dumps(entry("I'm vegetarian.", VEGETARIAN)) + "\n"
-                   + json.dumps(entry("Plan a dinner for four friends.", [])) + "\n", encoding="utf-8")
+    # the probe's prompt shows the memory the session stored (kind, topic, content are what it lists)
+    stored = SimpleNamespace(kind="preference", topic="diet", content="The user is vegetarian.")
+    log.write_text(json.dumps(entry("I'm vegetarian.", VEGETARIAN, "2026-03-02T09:00:00+00:00")) + "\n"
+                   + json.dumps(entry("Plan a dinner for four friends.", [], "2026-03-09T09:00:00+00:00", (stored,)))
+                   + "\n", encoding="utf-8")
     rec = tmp_path / "rec.jsonl"
     done = runner.invoke(app, ["eval", "record", "convert", str(log), "--fixtures", str(rec)], env=cli_env)
     assert done.exit_code == 0 and "2 recordings (2 new, 0 replaced)" in done.output, done.output
@@ -84,8 +91,9 @@ def test_eval_scenarios_replays_recordings_and_fails_loudly_on_a_stale_one(tmp_p
 
 
 def test_convert_merges_by_prompt_and_a_new_answer_replaces_the_old(tmp_path, cli_env):
-    first = entry("I'm vegetarian.", VEGETARIAN)
-    again = entry("I'm vegetarian.", [])  # the same prompt (another random id), answered differently
+    first = entry("I'm vegetarian.", VEGETARIAN, "2026-03-02T09:00:00+00:00")
+    again = entry("I'm vegetarian.", [], "2026-03-02T09:00:00+00:00")
+    # the same prompt (another random id), answered differently
     log = tmp_path / "log.jsonl"
     log.write_text(json.dumps(first) + "\n", encoding="utf-8")
     rec = tmp_path / "rec.jsonl"

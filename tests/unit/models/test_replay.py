@@ -62,8 +62,8 @@ def write_recordings(tmp_path: Path, entries: list[dict]) -> Path:
 
 def test_the_key_is_the_documented_hash_of_the_masked_prompt():
     mid = uuid.uuid4().hex
-    request = {"model": "bridge", "response_format": JSON_SCHEMA,
-               "messages": [{"role": "user", "content": extraction_prompt(HumanMessage("I'm vegetarian.", id=mid), now=T0)}]}
+    prompt = extraction_prompt(HumanMessage("I'm vegetarian.", id=mid), now=T0)
+    request = {"model": "bridge", "response_format": JSON_SCHEMA, "messages": [{"role": "user", "content": prompt}]}
     rec = record_from_exchange(request, {"content": json.dumps({"facts": vegetarian(mid)})})
     masked = extraction_prompt(HumanMessage("I'm vegetarian.", id="<<id:1>>"), now=T0)
     blob = json.dumps({"messages": [["user", masked]], "schema": "ProposedFacts"}, ensure_ascii=False,
