@@ -12,6 +12,8 @@ Tables (every row keyed by ``user_id``; every query filters on it in SQL):
 - ``session_summaries``: one summary per ended thread (topic, decisions, open items, dates).
 - ``episodes``: dated notable events (decisions, milestones) for time questions.
 - ``thread_activity``: first and last turn time of each thread.
+- ``fact_generations``: one opaque token per user, replaced in the same transaction as every statement
+  that changes the user's facts (migration 2): caches of a user's live facts in any process compare it.
 - ``schema_migrations``: ``(version, name, applied_at)`` of every migration applied (see
   :mod:`memory_agent.stores.sql.migrations`).
 
@@ -225,10 +227,26 @@ _POSTGRES_V1 = (
 )""",
 )
 
+_SQLITE_V2 = (
+    """CREATE TABLE IF NOT EXISTS fact_generations (
+    user_id TEXT PRIMARY KEY,
+    generation TEXT NOT NULL
+)""",
+)
+
+_POSTGRES_V2 = (
+    """CREATE TABLE IF NOT EXISTS fact_generations (
+    rowid BIGSERIAL,
+    user_id TEXT PRIMARY KEY,
+    generation TEXT NOT NULL
+)""",
+)
+
 #: Every migration, oldest first. Version 1 is the schema release 0.1.0 created; its statements stay
 #: ``IF NOT EXISTS``, so running it on a database made by that release changes nothing and records it.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "facts, audit log, threads, journal, settings, summaries, episodes", _SQLITE_V1, _POSTGRES_V1),
+    Migration(2, "fact_generations: a per-user token of the facts' last change", _SQLITE_V2, _POSTGRES_V2),
 )
 
 #: Every table of the ledger with its text columns: what the ledger's ``scan`` searches.
@@ -241,6 +259,7 @@ SCANNED_COLUMNS: dict[str, tuple[str, ...]] = {
     "session_summaries": ("user_id", "thread_id", "topic", "decisions", "open_items", "text"),
     "episodes": ("user_id", "id", "topic", "content", "thread_id", "fact_id"),
     "thread_activity": ("user_id", "thread_id"),
+    "fact_generations": ("user_id",),
 }
 SUMMARY_COLUMNS = ("user_id", "thread_id", "started_at", "ended_at", "topic", "decisions", "open_items", "text")
 EPISODE_COLUMNS = ("user_id", "id", "occurred_at", "kind", "topic", "content", "thread_id", "fact_id")
