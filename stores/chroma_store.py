@@ -217,9 +217,9 @@ class ChromaFactIndex:
     def generation(self, user_id: str) -> int:
         """How many writes (upsert, delete, drop) this process has made to the user's facts.
 
-        A cache of anything derived from the user's live facts (the BM25 index of
-        :class:`memory_agent.stores.long_term.LongTermMemory`) is valid while this and :meth:`count` are
-        unchanged. Writes by other processes (a shared Chroma server) are not counted here."""
+        Part of the key of the live snapshot of :class:`memory_agent.stores.long_term.LongTermMemory`
+        (with :meth:`count`). Writes by other processes (a shared Chroma server) are not counted here;
+        the ledger's per-user generation covers them."""
         return self._writes.get(user_id, 0)
 
     def _bump(self, user_id: str) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from memory_agent.core.facts import Proposal, ProposedFact, Source, index_text, stable_id
+from memory_agent.core.facts import Fact, Proposal, ProposedFact, Source, index_text, stable_id
 from memory_agent.core.kinds import needs_approval
 from memory_agent.core.messages import message_text
 from memory_agent.memory.caps import CAP_FACTS, facts_cap_reason
@@ -27,6 +27,8 @@ class ProposalPlanning:
     reconcile_config: ReconcileConfig
     max_facts: int
     _embed: Callable[[str, str], list[float]]
+    # the 10 nearest live facts a proposal is reconciled with: exact, from the read side (fact_reads)
+    nearest_facts: Callable[[str, Sequence[float], int], list[tuple[Fact, float]]]
 
     def plan(
         self,
@@ -59,7 +61,7 @@ class ProposalPlanning:
                                 "reason": f"the same statement is already proposed in this turn: {twin.content!r}"})
                 continue
             this_turn.append((p, embedding))
-            neighbours = self.index.query(user_id, embedding, 10)
+            neighbours = self.nearest_facts(user_id, embedding, 10)
             cited = " ".join(message_text(m) for m in messages if m.id in set(p.message_ids))
             decision = reconcile(p, neighbours, self.reconcile_config, message=cited)
             target = decision.target
