@@ -41,7 +41,12 @@ class FactIndex(Protocol):
         """The ``n`` nearest live facts with their cosine distance (0 = same direction, 2 = opposite)."""
 
     def nearest_ids(self, user_id: str, embedding: Sequence[float], n: int) -> list[tuple[str, float]]:
-        """Like :meth:`query`, ids only: ``(fact id, cosine distance)``, nearest first."""
+        """Like :meth:`query`, ids only: ``(fact id, cosine distance)``, nearest first. An approximate
+        index may leave out facts it cannot reach, even when ``n`` is the live count."""
+
+    def vectors(self, user_id: str, ids: Sequence[str] | None = None) -> dict[str, Sequence[float]]:
+        """The stored embeddings of these live facts (every live fact when ``ids`` is ``None``), by id;
+        ids not live are left out."""
 
     def get(self, user_id: str, ids: Sequence[str]) -> list[Fact]:
         """The live facts with these ids (missing ids are skipped)."""
@@ -72,8 +77,9 @@ class FactRecords(Protocol):
     """Every committed fact of each user, with its status history."""
 
     def save_fact(self, fact: Fact) -> None:
-        """Insert or replace the fact row keyed by ``(user_id, id)``; a stored fact that is no longer
-        confirmed is left as it is (its status and ``superseded_by`` change only by :meth:`change_status`)."""
+        """Insert or replace the fact row keyed by ``(user_id, id)`` (and change the user's :meth:`generation`);
+        a stored fact that is no longer confirmed is left as it is (its status and ``superseded_by`` change
+        only by :meth:`change_status`)."""
 
     def change_status(self, user_id: str, fact_id: str, status: str, at: datetime, *, expect: str = "confirmed",
                       superseded_by: str | None = None, audit: dict[str, Any] | None = None,
@@ -85,6 +91,15 @@ class FactRecords(Protocol):
     def update_live_fact(self, fact: Fact, audit: dict[str, Any] | None = None) -> bool:
         """Rewrite a confirmed fact's record and append its ``audit`` row in one transaction; a fact that
         is no longer confirmed is left as it is and nothing is audited. True when written."""
+
+    def generation(self, user_id: str) -> str:
+        """A token that changes, in the same transaction, with every change to the user's facts by any
+        process (``save_fact``, ``delete_facts``, ``forget_since``; not usage counts) and never returns to
+        an earlier value; ``""`` when no change is recorded (or the user was erased). Caches of the
+        user's live facts compare it."""
+
+    def live_versions(self, user_id: str) -> dict[str, datetime]:
+        """``{fact id: updated_at}`` of the user's confirmed facts (what the live index should hold)."""
 
     def get_fact(self, user_id: str, fact_id: str) -> Fact | None:
         """The fact row of this user, or ``None``."""
@@ -100,7 +115,8 @@ class FactRecords(Protocol):
         to the use count, once per (fact, turn)."""
 
     def delete_facts(self, user_id: str, fact_ids: Sequence[str]) -> int:
-        """Delete fact rows of the user (and their usage rows and episodes); returns how many."""
+        """Delete fact rows of the user (and their usage rows and episodes; the :meth:`generation`
+        changes); returns how many."""
 
 
 class AuditLog(Protocol):

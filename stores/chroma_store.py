@@ -8,6 +8,23 @@ cannot reach another user's collection. Forgetting a user drops one collection.
 Collections are created with ``embedding_function=None`` (Chroma's default would download a
 model at run time) and ``hnsw.space = cosine``; the embedder's name and dimension are recorded
 in the collection metadata and checked on every open.
+
+Collection handles are kept per user; when another process drops the collection (``forget-user``)
+a kept handle fails with Chroma's ``NotFoundError``: the handle is then forgotten and the call made
+once more on a fresh one (created again for a write), so this process keeps serving the user.
+
+Nearest-neighbour search can miss a live fact. Embedded Chroma 1.5.x (seen on 1.5.9) replays its
+write log on the first read of a collection in a process and, after that catch-up pass, sets the
+log position to the highest sequence id *applied in the pass* (``rust/segment/src/local_hnsw.rs``,
+``last_seen_seq_id = max_seq_id`` in ``apply_log_chunk``), which is 0 when every record was already
+in the index. The next write then replays every earlier record again as parallel HNSW updates
+(``rayon``) beside the new point, and those updates can drop the new node's incoming links. Count,
+``get`` and the stored vector are intact, but no search reaches the node: asked for all 25 facts of
+a collection, ``query`` returns 24. A turn has exactly this pattern (``load_memory`` and
+``propose_facts`` read, ``commit`` writes); ``tests/load/search_after_write.py`` runs it. So
+:class:`memory_agent.stores.long_term.LongTermMemory` never takes :meth:`ChromaFactIndex.nearest_ids`
+as the whole answer: a live fact the graph did not return is scored from its stored vector
+(:meth:`ChromaFactIndex.vectors`).
 """
 
 from __future__ import annotations
@@ -44,6 +61,11 @@ def _metadata(fact: Fact) -> dict:
     if fact.valid_until is not None:
         meta["valid_until"] = fact.valid_until.timestamp()
     return meta
+
+
+def _gone(exc: Exception) -> bool:
+    """The collection of a kept handle no longer exists (dropped, possibly by another process)."""
+    return isinstance(exc, chromadb.errors.NotFoundError)
 
 
 def _chroma_call(what: str, call):
@@ -115,29 +137,51 @@ class ChromaFactIndex:
         self._collections[user_id] = col
         return col
 
+    def _use(self, user_id: str, what: str, call, *, create: bool = False, missing=None):
+        """``call(collection)`` on the user's collection, or ``missing`` when the user has none (and
+        ``create`` is false). A kept handle whose collection was dropped since (``NotFoundError``) is
+        forgotten and the call made once more on a fresh handle.
+
+        Raises:
+            StoreError: Chroma fails (or the collection vanishes twice in a row).
+        """
+        for attempt in (1, 2):
+            col = self._collection(user_id, create=create)
+            if col is None:
+                return missing
+            try:
+                return call(col)
+            except (StoreError, ValueError):
+                raise
+            except Exception as exc:  # chromadb raises many types when the store is down or corrupt
+                if _gone(exc) and attempt == 1:
+                    self._collections.pop(user_id, None)
+                    continue
+                raise StoreError(f"Chroma failed to {what}: {type(exc).__name__}: {exc}. "
+                                 "Is the store reachable?") from exc
+        return missing  # not reached
+
     def upsert(self, user_id: str, facts: Sequence[Fact], embeddings: Sequence[Sequence[float]]) -> None:
         """Insert or replace live facts of ``user_id`` (each fact's ``user_id`` must match)."""
         if not facts:
             return
         if any(f.user_id != user_id for f in facts):
             raise ValueError("Every fact must belong to the user it is written for")
-        col = self._collection(user_id, create=True)
         self._bump(user_id)
-        _chroma_call("write facts", lambda: col.upsert(
+        self._use(user_id, "write facts", lambda col: col.upsert(
             ids=[f.id for f in facts],
             embeddings=[list(e) for e in embeddings],
             documents=[f.index_text for f in facts],
             metadatas=[_metadata(f) for f in facts],
-        ))
+        ), create=True)
 
     def query(self, user_id: str, embedding: Sequence[float], n: int) -> list[tuple[Fact, float]]:
         """Nearest ``n`` live facts of the user as ``(fact, cosine distance)``, nearest first; no ``where``."""
-        col = self._collection(user_id, create=False)
-        if col is None:
-            return []
         # Chroma (>= 1.5) caps n_results at the collection's size and answers an empty one with [].
-        res = _chroma_call("query facts", lambda: col.query(
+        res = self._use(user_id, "query facts", lambda col: col.query(
             query_embeddings=[list(embedding)], n_results=n, include=["metadatas", "distances"]))
+        if res is None:
+            return []
         # A fact deleted (superseded, retracted) by another process while this query ran can come
         # back with no metadata from a Chroma server: it is not live any more, so it is skipped.
         return [
@@ -150,20 +194,32 @@ class ChromaFactIndex:
         """Nearest ``n`` live fact ids of the user as ``(id, cosine distance)``, nearest first.
 
         Like :meth:`query` without reading the facts back: for 600 facts about 1 ms instead of
-        20 ms, so hybrid retrieval can afford the cosine of every fact of a user."""
-        col = self._collection(user_id, create=False)
-        if col is None:
-            return []
-        res = _chroma_call("query facts", lambda: col.query(
+        20 ms, so hybrid retrieval can afford the cosine of every fact of a user. It is an HNSW
+        search: a node the graph cannot reach is missing even when ``n`` is the live count (see
+        the module docstring), so a caller that needs every fact checks the ids it got."""
+        res = self._use(user_id, "query facts", lambda col: col.query(
             query_embeddings=[list(embedding)], n_results=n, include=["distances"]))
+        if res is None:
+            return []
         return [(i, float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)]
+
+    def vectors(self, user_id: str, ids: Sequence[str] | None = None) -> dict[str, list[float]]:
+        """The stored embeddings of these live facts of the user (every live fact when ``ids`` is
+        ``None``), by id; ids not live are left out. Read from the collection, not searched."""
+        if ids is not None and not ids:
+            return {}
+        res = self._use(user_id, "read fact vectors", lambda col: col.get(
+            ids=None if ids is None else list(ids), include=["embeddings"]))
+        if res is None:
+            return {}
+        return {i: [float(x) for x in e] for i, e in zip(res["ids"], res["embeddings"], strict=True)}
 
     def generation(self, user_id: str) -> int:
         """How many writes (upsert, delete, drop) this process has made to the user's facts.
 
-        A cache of anything derived from the user's live facts (the BM25 index of
-        :class:`memory_agent.stores.long_term.LongTermMemory`) is valid while this and :meth:`count` are
-        unchanged. Writes by other processes (a shared Chroma server) are not counted here."""
+        Part of the key of the live snapshot of :class:`memory_agent.stores.long_term.LongTermMemory`
+        (with :meth:`count`). Writes by other processes (a shared Chroma server) are not counted here;
+        the ledger's per-user generation covers them."""
         return self._writes.get(user_id, 0)
 
     def _bump(self, user_id: str) -> None:
@@ -171,41 +227,40 @@ class ChromaFactIndex:
 
     def count(self, user_id: str) -> int:
         """How many live facts the user has (0 when the user has no collection)."""
-        col = self._collection(user_id, create=False)
-        return 0 if col is None else _chroma_call("count facts", col.count)
+        return self._use(user_id, "count facts", lambda col: col.count(), missing=0)
 
     def get(self, user_id: str, ids: Sequence[str]) -> list[Fact]:
         """Live facts of the user with these ids."""
-        col = self._collection(user_id, create=False)
-        if col is None or not ids:
+        if not ids:
             return []
-        res = _chroma_call("read facts", lambda: col.get(ids=list(ids), include=["metadatas"]))
+        res = self._use(user_id, "read facts", lambda col: col.get(ids=list(ids), include=["metadatas"]))
+        if res is None:
+            return []
         return [Fact.model_validate_json(m["fact"]) for m in res["metadatas"] if m is not None]
 
     def list(self, user_id: str) -> list[Fact]:
         """Every live fact of the user, oldest first."""
-        col = self._collection(user_id, create=False)
-        if col is None:
+        res = self._use(user_id, "read facts", lambda col: col.get(include=["metadatas"]))
+        if res is None:
             return []
-        res = _chroma_call("read facts", lambda: col.get(include=["metadatas"]))
         facts = [Fact.model_validate_json(m["fact"]) for m in res["metadatas"] if m is not None]
         return sorted(facts, key=lambda f: f.created_at)
 
     def delete(self, user_id: str, ids: Sequence[str]) -> None:
         """Remove facts of the user from the live collection."""
-        col = self._collection(user_id, create=False)
-        if col is not None and ids:
+        if ids:
             self._bump(user_id)
-            _chroma_call("delete facts", lambda: col.delete(ids=list(ids)))
+            self._use(user_id, "delete facts", lambda col: col.delete(ids=list(ids)))
 
     def drop_user(self, user_id: str) -> int:
         """Delete the user's whole collection; returns the number of live facts it held."""
-        col = self._collection(user_id, create=False)
-        if col is None:
-            return 0
-        n = col.count()
+        def drop(col) -> int:
+            n = col.count()
+            self.client.delete_collection(col.name)
+            return n
+
         self._bump(user_id)
-        self.client.delete_collection(col.name)
+        n = self._use(user_id, "drop the user's facts", drop, missing=0)
         self._collections.pop(user_id, None)
         return n
 

@@ -1,18 +1,64 @@
 """The read side of :class:`memory_agent.stores.long_term.LongTermMemory`: ranked retrieval, the
-live facts, one fact and its supersede chain. Nothing here writes a store.
+nearest facts for reconciling a proposal, the live facts, one fact and its supersede chain.
+Nothing here writes a store.
+
+**The live snapshot.** Ranking needs the user's live facts (a BM25 index over them, and the facts
+themselves); listing them from the live index is the slow part of a turn, so each process keeps a
+:class:`LiveSnapshot` per user (the last 64 users). It is used while three things are unchanged:
+the ledger's per-user :meth:`~memory_agent.stores.base.FactRecords.generation` (changed in the same
+transaction as every ledger write to the user's facts, by any process), the live count, and this
+process's index write count. The ledger is written before the live index, so a snapshot listed
+while another writer is between the two would be stale under the new generation: a snapshot is
+therefore kept only when its listing agrees with the ledger's confirmed facts (ids and
+``updated_at``, :meth:`~memory_agent.stores.base.FactRecords.live_versions`); otherwise it serves
+this one call and the next call lists again. (A user whose generation is ``""`` has no ledger
+write of this version in flight, and is kept unchecked.)
+
+**Exact cosines.** The dense half never depends on the approximate index finding every point (see
+:mod:`memory_agent.stores.chroma_store` for the Chroma bug that hides a just-written fact): up to
+``full_scan`` live facts, every fact of the snapshot that the index's nearest-neighbour search did
+not return gets its cosine from its stored vector (read by id once per snapshot, then kept in it).
+Above ``full_scan``, a search that returns fewer than the ``candidates`` asked for is completed by
+an exact scan of every stored vector.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from memory_agent.core.facts import Fact
 from memory_agent.memory.lexical import LexicalIndex
 from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, lexical_documents, rank
 from memory_agent.stores.base import FactIndex, FactLedger
+
+log = logging.getLogger(__name__)
+
+#: Users whose snapshot a process keeps (least recently built goes first).
+SNAPSHOT_USERS = 64
+
+
+@dataclass
+class LiveSnapshot:
+    """One listing of a user's live facts, with what is derived from it.
+
+    Attributes:
+        key: ``(ledger generation, live count, this process's index write count)`` it was built at.
+        facts: the live facts by id.
+        lexical: the BM25 index over them.
+        vectors: stored embeddings read so far (unit length, float64), by id: the facts the
+            nearest-neighbour search did not return.
+    """
+
+    key: tuple[str, int, int]
+    facts: dict[str, Fact]
+    lexical: LexicalIndex
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 class FactReads:
@@ -22,19 +68,22 @@ class FactReads:
     ledger: FactLedger
     embeddings: Embeddings
     retrieval: RetrievalConfig
-    # user id -> ((live count, index generation), BM25 index, live facts by id)
-    _lexical: dict[str, tuple[tuple[int, int], LexicalIndex, dict[str, Fact]]]
+    _snapshots: dict[str, LiveSnapshot]  # user id -> snapshot (see the module docstring)
 
     def retrieve(self, user_id: str, query: str, now: datetime, top_k: int | None = None,
                  config: RetrievalConfig | None = None) -> list[ScoredFact]:
         """The user's most relevant live facts for ``query`` at clock ``now`` (best first, ≤ top-k).
 
-        Hybrid (``config.lexical``): every live fact of a user with at most ``full_scan`` facts gets
-        its cosine from the user's own Chroma collection and its BM25 score from an index of the
-        user's own facts (:mod:`memory_agent.memory.lexical`); both go to
-        :func:`memory_agent.memory.retrieval.rank`. Above ``full_scan`` facts, the nearest ``candidates``
-        by cosine and the best ``lexical_candidates`` by BM25 are ranked, a lexical candidate outside
-        the nearest ones with cosine 0. ``config`` replaces the memory's ranking knobs for this call.
+        Every live fact of a user with at most ``full_scan`` facts gets its exact cosine (module
+        docstring); above it, the nearest ``candidates`` do. Hybrid (``config.lexical``): each fact
+        also gets a BM25 score from an index of the user's own facts
+        (:mod:`memory_agent.memory.lexical`), and the best ``lexical_candidates`` by BM25 join the
+        candidates (one outside the nearest ones with cosine 0). Without it, the nearest
+        ``candidates`` are ranked. Both go to :func:`memory_agent.memory.retrieval.rank`. ``config``
+        replaces the memory's ranking knobs for this call.
+
+        Raises:
+            memory_agent.stores.base.StoreError: a store is down.
         """
         config = config or self.retrieval
         config = config if top_k is None else replace(config, top_k=top_k)
@@ -42,17 +91,13 @@ class FactReads:
         if count == 0:  # nothing to rank: skip embedding (and loading the model)
             return []
         embedding = self.embeddings.embed_query(query)
-        if not config.lexical:
-            return rank(self.index.query(user_id, embedding, config.candidates), now, config)
+        snapshot = self._snapshot(user_id, count)
         n = count if count <= config.full_scan else config.candidates
-        nearest = self.index.nearest_ids(user_id, embedding, n)
-        lexical_index, facts = self._lexical_index(user_id, count)
-        if any(i not in facts for i, _ in nearest):  # written by another process since: rebuild
-            lexical_index, facts = self._lexical_index(user_id, count, rebuild=True)
-            missing = [i for i, _ in nearest if i not in facts]
-            if missing:  # still missing (a write landed between the query and the listing): read them
-                facts = {**facts, **{f.id: f for f in self.index.get(user_id, missing)}}
-        lexical = lexical_index.scores(query, coverage=config.lexical_coverage)
+        nearest = self._nearest(user_id, snapshot, embedding, n, count)
+        facts = self._with_unlisted(user_id, snapshot, [i for i, _ in nearest])
+        if not config.lexical:
+            return rank([(facts[i], d) for i, d in nearest[: config.candidates] if i in facts], now, config)
+        lexical = snapshot.lexical.scores(query, coverage=config.lexical_coverage)
         best_lexical = sorted(lexical, key=lexical.get, reverse=True)[: config.lexical_candidates]
         candidates = [(facts[i], d) for i, d in nearest if i in facts]
         seen = {i for i, _ in nearest}
@@ -60,20 +105,88 @@ class FactReads:
         candidates += [(facts[i], 1.0) for i in best_lexical if i not in seen and i in facts]
         return rank(candidates, now, config, {i: lexical[i] for i in best_lexical})
 
-    def _lexical_index(self, user_id: str, count: int, rebuild: bool = False) -> tuple[LexicalIndex, dict[str, Fact]]:
-        """The user's BM25 index and live facts by id, built from the user's own collection and kept
-        while the live count and the index's write generation are unchanged (an edit, renewal or
-        delete anywhere in this process invalidates it)."""
-        key = (count, self.index.generation(user_id))
-        cached = self._lexical.get(user_id)
-        if cached is not None and cached[0] == key and not rebuild:
-            return cached[1], cached[2]
+    def nearest_facts(self, user_id: str, embedding: Sequence[float], n: int) -> list[tuple[Fact, float]]:
+        """The ``n`` live facts of the user nearest to ``embedding`` as ``(fact, cosine distance)``,
+        nearest first: exact up to ``full_scan`` live facts (what reconciling a proposal compares with).
+
+        Raises:
+            memory_agent.stores.base.StoreError: a store is down.
+        """
+        count = self.index.count(user_id)
+        if count == 0:
+            return []
+        snapshot = self._snapshot(user_id, count)
+        nearest = self._nearest(user_id, snapshot, embedding, count if count <= self.retrieval.full_scan else n, count)
+        facts = self._with_unlisted(user_id, snapshot, [i for i, _ in nearest[:n]])
+        return [(facts[i], d) for i, d in nearest[:n] if i in facts]
+
+    def _nearest(self, user_id: str, snapshot: LiveSnapshot, embedding: Sequence[float], n: int,
+                 count: int) -> list[tuple[str, float]]:
+        """The ``n`` nearest live fact ids as ``(id, cosine distance)``, nearest first, complete:
+        when ``n`` covers every live fact, each fact of the snapshot the index's search did not
+        return is scored from its stored vector; when the search returns fewer than ``n`` of more,
+        every stored vector is scanned."""
+        found = self.index.nearest_ids(user_id, embedding, n)
+        returned = {i for i, _ in found}
+        if n >= count:
+            missing = [i for i in snapshot.facts if i not in returned]
+        elif len(found) < n:
+            missing = None  # short of what was asked: scan every stored vector
+        else:
+            return found
+        if missing == []:
+            return found
+        scored = self._exact(user_id, snapshot, embedding, missing)
+        scored = [(i, d) for i, d in scored if i not in returned]
+        log.info("Nearest-neighbour search returned %d of %d live facts asked for; %d more scored from their "
+                 "stored vectors", len(found), n, len(scored))
+        return sorted(found + scored, key=lambda pair: pair[1])[:n]
+
+    def _exact(self, user_id: str, snapshot: LiveSnapshot, embedding: Sequence[float],
+               ids: list[str] | None) -> list[tuple[str, float]]:
+        """Cosine distance (``1 − cos``, as the index reports it) of ``embedding`` to the stored
+        vectors of ``ids`` (every live fact when ``None``); ids whose vector is gone are left out."""
+        if ids is None:  # every live fact: read them all unless the snapshot has them already
+            unread = None if len(snapshot.vectors) < len(snapshot.facts) else []
+        else:
+            unread = [i for i in ids if i not in snapshot.vectors]
+        if unread is None or unread:
+            for i, v in self.index.vectors(user_id, unread).items():
+                a = np.asarray(v, dtype=np.float64)
+                norm = np.linalg.norm(a)
+                snapshot.vectors[i] = a / norm if norm else a
+        keys = [i for i in (snapshot.vectors if ids is None else ids) if i in snapshot.vectors]
+        if not keys:
+            return []
+        q = np.asarray(embedding, dtype=np.float64)
+        q = q / (np.linalg.norm(q) or 1.0)
+        cos = np.stack([snapshot.vectors[i] for i in keys]) @ q
+        return [(i, float(1.0 - c)) for i, c in zip(keys, cos, strict=True)]
+
+    def _with_unlisted(self, user_id: str, snapshot: LiveSnapshot, ids: list[str]) -> dict[str, Fact]:
+        """The snapshot's facts, plus any of ``ids`` it lacks (written since it was listed), read by id."""
+        unlisted = [i for i in ids if i not in snapshot.facts]
+        if not unlisted:
+            return snapshot.facts
+        return {**snapshot.facts, **{f.id: f for f in self.index.get(user_id, unlisted)}}
+
+    def _snapshot(self, user_id: str, count: int) -> LiveSnapshot:
+        """The user's :class:`LiveSnapshot`: the kept one while its key holds, else a new listing,
+        kept when it agrees with the ledger (module docstring)."""
+        generation = self.ledger.generation(user_id)
+        key = (generation, count, self.index.generation(user_id))
+        kept = self._snapshots.get(user_id)
+        if kept is not None and kept.key == key:
+            return kept
         live = self.index.list(user_id)
-        built = LexicalIndex([f.id for f in live], lexical_documents(live))
-        if len(self._lexical) >= 64:
-            self._lexical.pop(next(iter(self._lexical)))
-        self._lexical[user_id] = ((len(live), key[1]), built, {f.id: f for f in live})
-        return built, self._lexical[user_id][2]
+        snapshot = LiveSnapshot((generation, len(live), key[2]), {f.id: f for f in live},
+                                LexicalIndex([f.id for f in live], lexical_documents(live)))
+        self._snapshots.pop(user_id, None)
+        if generation == "" or self.ledger.live_versions(user_id) == {f.id: f.updated_at for f in live}:
+            if len(self._snapshots) >= SNAPSHOT_USERS:
+                self._snapshots.pop(next(iter(self._snapshots)))
+            self._snapshots[user_id] = snapshot
+        return snapshot
 
     def live(self, user_id: str) -> list[Fact]:
         """The user's live facts, oldest first: the live index's set, with last-used time and use

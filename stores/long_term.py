@@ -4,7 +4,8 @@ It joins a :class:`memory_agent.stores.base.FactIndex` (live facts with embeddin
 :class:`memory_agent.stores.base.FactLedger` (every fact, the audit log) and an embedder. Each side
 of it is its own module:
 
-- reads (:mod:`memory_agent.stores.fact_reads`): ``retrieve``, ``live``, ``show``, ``history``;
+- reads (:mod:`memory_agent.stores.fact_reads`): ``retrieve``, ``nearest_facts``, ``live``, ``show``,
+  ``history``;
 - planning, no writes (:mod:`memory_agent.stores.proposal_planning`): ``plan``;
 - writes, every one through the journal (:mod:`memory_agent.stores.journal`: ``repair``): the
   ``commit`` node's decisions (:mod:`memory_agent.stores.fact_writes`: ``apply``, ``record_dropped``,
@@ -19,14 +20,12 @@ from __future__ import annotations
 
 from langchain_core.embeddings import Embeddings
 
-from memory_agent.core.facts import Fact
 from memory_agent.memory.caps import DEFAULT_MAX_FACTS_PER_USER, DEFAULT_MAX_MEMORY_TOKENS, DEFAULT_MAX_SESSION_TOKENS
-from memory_agent.memory.lexical import LexicalIndex
 from memory_agent.memory.reconcile import ReconcileConfig
 from memory_agent.memory.retrieval import RetrievalConfig
 from memory_agent.stores.base import FactIndex, FactLedger, Transcripts
 from memory_agent.stores.erasure_writes import ErasureWrites
-from memory_agent.stores.fact_reads import FactReads
+from memory_agent.stores.fact_reads import FactReads, LiveSnapshot
 from memory_agent.stores.fact_writes import FactWrites
 from memory_agent.stores.lifecycle_writes import LifecycleWrites
 from memory_agent.stores.proposal_planning import ProposalPlanning
@@ -70,15 +69,15 @@ class LongTermMemory(FactReads, ProposalPlanning, FactWrites, LifecycleWrites, E
         self.transcripts: Transcripts | None = None
         self._repair_due = False  # a write failed: repair() before the next one (stores.journal)
         self._embeddings_cache: dict[tuple[str, str], list[float]] = {}  # (user_id, text) -> vector
-        # user id -> ((live count, index generation), BM25 index, live facts by id): rebuilt after any write
-        # to the user's live facts by this process (the index's generation) or when the count changes
-        self._lexical: dict[str, tuple[tuple[int, int], LexicalIndex, dict[str, Fact]]] = {}
+        # user id -> the live facts listed once, their BM25 index and the stored vectors read so far: used
+        # while the ledger's generation, the live count and this process's index writes are unchanged
+        self._snapshots: dict[str, LiveSnapshot] = {}
 
     def forget_cached(self, user_id: str) -> None:
-        """Drop everything this process caches about the user (query and fact embeddings, the BM25
-        index and its copy of the live facts): called when the user is erased, so no copy outlives
-        the stores."""
-        self._lexical.pop(user_id, None)
+        """Drop everything this process caches about the user (query and fact embeddings, the live
+        snapshot: its copy of the facts, their BM25 index and stored vectors): called when the user is
+        erased, so no copy outlives the stores."""
+        self._snapshots.pop(user_id, None)
         for key in [k for k in self._embeddings_cache if k[0] == user_id]:
             del self._embeddings_cache[key]
 

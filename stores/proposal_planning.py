@@ -61,6 +61,8 @@ class ProposalPlanning:
             before = self.retrieve(user_id, previous, now, config=replace(config, top_k=cfg.shown_previous))
             found += [s.fact for s in before if s.fact.kind != EPISODE_KIND and s.fact.id not in {f.id for f in found}]
         return found[: cfg.shown_limit]
+    # the 10 nearest live facts a proposal is reconciled with: exact, from the read side (fact_reads)
+    nearest_facts: Callable[[str, Sequence[float], int], list[tuple[Fact, float]]]
 
     def plan(
         self,
@@ -106,7 +108,7 @@ class ProposalPlanning:
                                 "reason": f"the same statement is already proposed in this turn: {twin.content!r}"})
                 continue
             this_turn.append((p, embedding))
-            neighbours = self.index.query(user_id, embedding, 10)
+            neighbours = self.nearest_facts(user_id, embedding, 10)
             cited = " ".join(message_text(m) for m in messages if m.id in set(p.message_ids))
             decision = self._judge(user_id, p, shown, embedding, neighbours, cited, now)
             target = decision.target

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -96,17 +97,42 @@ class SQLFactLedger(SQLTransitions, SQLErasure):
 
     # ---- facts ----------------------------------------------------------------------------------
     def save_fact(self, fact: Fact) -> None:
-        """Insert or replace the fact row keyed by ``(user_id, id)``. A stored fact that is no longer
-        confirmed (superseded, retracted, expired) is left as it is: its status and ``superseded_by``
-        change only through :meth:`change_status`, so a writer holding an old copy cannot revive it."""
-        self._exec(
-            f"INSERT INTO facts (user_id, id, status, kind, content, created_at, updated_at, data) "
-            f"VALUES ({self._marks(8)}) ON CONFLICT (user_id, id) DO UPDATE SET status = excluded.status, "
-            "kind = excluded.kind, content = excluded.content, created_at = excluded.created_at, "
-            "updated_at = excluded.updated_at, data = excluded.data WHERE facts.status = 'confirmed'",
-            (fact.user_id, fact.id, fact.status, fact.kind, fact.content, fact.created_at.isoformat(),
-             fact.updated_at.isoformat(), fact.model_dump_json()),
-        )
+        """Insert or replace the fact row keyed by ``(user_id, id)``; the user's :meth:`generation`
+        changes in the same transaction. A stored fact that is no longer confirmed (superseded,
+        retracted, expired) is left as it is: its status and ``superseded_by`` change only through
+        :meth:`change_status`, so a writer holding an old copy cannot revive it."""
+        with self._transaction() as conn:
+            conn.execute(
+                f"INSERT INTO facts (user_id, id, status, kind, content, created_at, updated_at, data) "
+                f"VALUES ({self._marks(8)}) ON CONFLICT (user_id, id) DO UPDATE SET status = excluded.status, "
+                "kind = excluded.kind, content = excluded.content, created_at = excluded.created_at, "
+                "updated_at = excluded.updated_at, data = excluded.data WHERE facts.status = 'confirmed'",
+                (fact.user_id, fact.id, fact.status, fact.kind, fact.content, fact.created_at.isoformat(),
+                 fact.updated_at.isoformat(), fact.model_dump_json()),
+            )
+            self._bump_generation(conn, fact.user_id)
+
+    def _bump_generation(self, conn: Any, user_id: str) -> None:
+        """Give the user a new :meth:`generation` token, on ``conn`` (inside the caller's transaction).
+        Every statement that changes a user's facts calls it in its own transaction."""
+        conn.execute(f"INSERT INTO fact_generations (user_id, generation) VALUES ({self._marks(2)}) "
+                     "ON CONFLICT (user_id) DO UPDATE SET generation = excluded.generation",
+                     (user_id, uuid.uuid4().hex))
+
+    def generation(self, user_id: str) -> str:
+        """An opaque token that changes whenever the user's facts change in the ledger, from any process:
+        ``save_fact``, ``delete_facts``, ``forget_since`` (a random token per change, so it never comes
+        back to an earlier value); ``""`` for a user with no change recorded since migration 2, or erased.
+        Usage counts (:meth:`touch`) do not change it."""
+        rows = self._rows(f"SELECT generation FROM fact_generations WHERE user_id = {self._p}", (user_id,))
+        return rows[0][0] if rows else ""
+
+    def live_versions(self, user_id: str) -> dict[str, datetime]:
+        """``{fact id: updated_at}`` of the user's confirmed facts: what the live index should hold, read
+        without parsing the facts (a cache of the index checks its copy against it)."""
+        rows = self._rows(f"SELECT id, updated_at FROM facts WHERE user_id = {self._p} AND status = 'confirmed'",
+                          (user_id,))
+        return {r[0]: datetime.fromisoformat(r[1]) for r in rows}
 
     def get_fact(self, user_id: str, fact_id: str) -> Fact | None:
         """The fact of this user with this id, or ``None`` (another user's id gives ``None``)."""
@@ -163,7 +189,8 @@ class SQLFactLedger(SQLTransitions, SQLErasure):
                              (fact.model_dump_json(), user_id, fid))
 
     def delete_facts(self, user_id: str, fact_ids: Sequence[str]) -> int:
-        """Delete fact rows of the user (with their usage rows and episodes); returns how many facts."""
+        """Delete fact rows of the user (with their usage rows and episodes); returns how many facts. The
+        user's :meth:`generation` changes in the same transaction."""
         if not fact_ids:
             return 0
         p, marks = self._p, self._marks(len(fact_ids))
@@ -172,6 +199,7 @@ class SQLFactLedger(SQLTransitions, SQLErasure):
                              (user_id, *fact_ids)).rowcount
             conn.execute(f"DELETE FROM fact_uses WHERE user_id = {p} AND fact_id IN ({marks})", (user_id, *fact_ids))
             conn.execute(f"DELETE FROM episodes WHERE user_id = {p} AND fact_id IN ({marks})", (user_id, *fact_ids))
+            self._bump_generation(conn, user_id)
         return n
 
     # ---- audit log ------------------------------------------------------------------------------

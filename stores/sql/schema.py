@@ -13,6 +13,8 @@ Tables (every row keyed by ``user_id``; every query filters on it in SQL):
   from it (``fact_ids``, a JSON list), no text (rendered from the live facts when read).
 - ``episodes``: dated notable events (decisions, milestones) for time questions.
 - ``thread_activity``: first and last turn time of each thread.
+- ``fact_generations``: one opaque token per user, replaced in the same transaction as every statement
+  that changes the user's facts (migration 2): caches of a user's live facts in any process compare it.
 - ``schema_migrations``: ``(version, name, applied_at)`` of every migration applied (see
   :mod:`memory_agent.stores.sql.migrations`).
 
@@ -245,12 +247,28 @@ _POSTGRES_V2 = (
     WHERE f.user_id = s.user_id AND (f.data::json -> 'source' ->> 'thread_id') = s.thread_id), '[]')""",
     *(f"ALTER TABLE session_summaries DROP COLUMN {c}" for c in _SUMMARY_TEXT_COLUMNS),
 )
+#: Version 3: a per-user token of the facts' last change (``fact_generations``).
+_SQLITE_V3 = (
+    """CREATE TABLE IF NOT EXISTS fact_generations (
+    user_id TEXT PRIMARY KEY,
+    generation TEXT NOT NULL
+)""",
+)
+
+_POSTGRES_V3 = (
+    """CREATE TABLE IF NOT EXISTS fact_generations (
+    rowid BIGSERIAL,
+    user_id TEXT PRIMARY KEY,
+    generation TEXT NOT NULL
+)""",
+)
 
 #: Every migration, oldest first. Version 1 is the schema release 0.1.0 created; its statements stay
 #: ``IF NOT EXISTS``, so running it on a database made by that release changes nothing and records it.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "facts, audit log, threads, journal, settings, summaries, episodes", _SQLITE_V1, _POSTGRES_V1),
     Migration(2, "session summaries keep fact ids, not text", _SQLITE_V2, _POSTGRES_V2),
+    Migration(3, "fact_generations: a per-user token of the facts' last change", _SQLITE_V3, _POSTGRES_V3),
 )
 
 #: Every table of the ledger with its text columns: what the ledger's ``scan`` searches.
@@ -264,6 +282,7 @@ SCANNED_COLUMNS: dict[str, tuple[str, ...]] = {
     "episodes": ("user_id", "id", "topic", "content", "thread_id", "fact_id"),
     "thread_activity": ("user_id", "thread_id"),
     "commit_journal": ("user_id", "payload"),
+    "fact_generations": ("user_id",),
 }
 SUMMARY_COLUMNS = ("user_id", "thread_id", "started_at", "ended_at", "fact_ids")
 EPISODE_COLUMNS = ("user_id", "id", "occurred_at", "kind", "topic", "content", "thread_id", "fact_id")

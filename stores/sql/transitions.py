@@ -30,6 +30,9 @@ class SQLTransitions:
     def _audit_in(self, conn: Any, row: dict[str, Any]) -> bool:
         raise NotImplementedError
 
+    def _bump_generation(self, conn: Any, user_id: str) -> None:
+        raise NotImplementedError
+
     def change_status(self, user_id: str, fact_id: str, status: str, at: datetime, *, expect: str = "confirmed",
                       superseded_by: str | None = None, audit: dict[str, Any] | None = None,
                       update: Fact | None = None) -> bool:
@@ -63,6 +66,7 @@ class SQLTransitions:
                 self._rewrite_live(conn, update)
             if audit is not None:
                 self._audit_in(conn, audit)
+            self._bump_generation(conn, user_id)
         return True
 
     def update_live_fact(self, fact: Fact, audit: dict[str, Any] | None = None) -> bool:
@@ -71,6 +75,8 @@ class SQLTransitions:
         ended meanwhile is left as it is, and no audit row is written. Returns True when written."""
         with self._transaction() as conn:
             written = self._rewrite_live(conn, fact)
+            if written:
+                self._bump_generation(conn, fact.user_id)
             if written and audit is not None:
                 self._audit_in(conn, audit)
         return written

@@ -79,6 +79,16 @@ class IndexContract:
         assert index.list("nobody") == []
         assert index.count("alice") == 2 and index.count("nobody") == 0
 
+    def test_vectors_are_the_stored_embeddings_by_id(self, index):
+        index.upsert("alice", [fact("alice", "f1", "a"), fact("alice", "f2", "b")], [AXES[0], [0.0, 2.0, 2.0, 0.0]])
+        index.upsert("bob", [fact("bob", "f3", "c")], [AXES[3]])
+        got = index.vectors("alice", ["f2", "missing", "f3"])
+        assert list(got) == ["f2"]
+        norm = sum(x * x for x in got["f2"]) ** 0.5  # an index may keep vectors normalised: compare directions
+        assert [x / norm for x in got["f2"]] == pytest.approx([0.0, 2 ** -0.5, 2 ** -0.5, 0.0], abs=1e-6)
+        assert set(index.vectors("alice")) == {"f1", "f2"}
+        assert index.vectors("alice", []) == {} and index.vectors("nobody") == {} and index.vectors("bob", ["f1"]) == {}
+
     def test_delete_and_drop_user(self, index):
         index.upsert("alice", [fact("alice", "f1", "a"), fact("alice", "f2", "b")], [AXES[0], AXES[1]])
         index.delete("alice", ["f1", "missing"])

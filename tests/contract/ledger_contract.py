@@ -173,6 +173,39 @@ class LedgerContract:
         assert [f.id for f in ledger.facts("bob")] == ["f1", "f2"]
         assert [e["id"] for e in ledger.episodes("bob")] == ["e1"]
 
+    def test_generation_changes_with_every_change_to_the_users_facts_and_never_repeats(self, ledger):
+        assert ledger.generation("alice") == ""  # no change recorded yet
+        ledger.save_fact(fact("bob", "f9", "bob's"))
+        bob = ledger.generation("bob")
+        seen = [ledger.generation("alice")]
+        ledger.save_fact(fact("alice", "f1", "a"))
+        seen.append(ledger.generation("alice"))
+        ledger.save_fact(fact("alice", "f1", "a", days=1, status="superseded"))  # a status change
+        seen.append(ledger.generation("alice"))
+        ledger.touch("alice", ["f1"], at(1), "turn-1")  # usage is not a change of the facts
+        assert ledger.generation("alice") == seen[-1]
+        ledger.save_fact(fact("alice", "f1", "a", days=2))
+        seen.append(ledger.generation("alice"))
+        ledger.delete_facts("alice", ["f1"])
+        seen.append(ledger.generation("alice"))
+        ledger.save_fact(fact("alice", "f2", "b", days=3))
+        seen.append(ledger.generation("alice"))
+        ledger.forget_since("alice", at(3))
+        seen.append(ledger.generation("alice"))
+        assert len(set(seen)) == len(seen) and all(seen[1:])
+        assert ledger.generation("bob") == bob  # another user's changes leave it alone
+        ledger.save_fact(fact("alice", "f3", "c"))
+        ledger.erase_user("alice", "erased-1")
+        assert ledger.generation("alice") == "" and ledger.generation("bob") == bob
+
+    def test_live_versions_are_the_confirmed_facts_with_their_update_time(self, ledger):
+        ledger.save_fact(fact("alice", "f1", "a", days=1))
+        ledger.save_fact(fact("alice", "f2", "b", days=1, updated_at=at(5)))
+        ledger.save_fact(fact("alice", "f3", "c", status="superseded"))
+        ledger.save_fact(fact("bob", "f4", "d"))
+        assert ledger.live_versions("alice") == {"f1": at(1), "f2": at(5)}
+        assert ledger.live_versions("nobody") == {}
+
     # ---- audit log --------------------------------------------------------------------------------
     def test_audit_is_idempotent_on_id_and_scoped_to_the_user(self, ledger):
         assert ledger.audit(audit_row("a1", "alice", 1)) is True

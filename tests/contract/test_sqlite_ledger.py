@@ -61,6 +61,7 @@ NOT_SCANNED = {
     "session_summaries": {"started_at", "ended_at"},
     "episodes": {"occurred_at", "kind"},
     "thread_activity": {"first_at", "last_at"},
+    "fact_generations": {"generation"},  # a random token, nothing the user said
 }
 
 

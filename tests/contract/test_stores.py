@@ -205,7 +205,7 @@ def test_a_chroma_failure_becomes_a_store_error_that_says_what_failed(memory):
 
     for name in ("query", "upsert", "delete", "get"):
         object.__setattr__(collection, name, down)
-    with pytest.raises(StoreError, match="query facts.*connection refused.*reachable"):
+    with pytest.raises(StoreError, match="(read|query) facts.*connection refused.*reachable"):
         memory.retrieve("alice", "Where do I live?", day(1))
     with pytest.raises(StoreError, match="delete facts"):
         memory.index.delete("alice", ["x"])
