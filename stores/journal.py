@@ -19,8 +19,8 @@ write (or turn) after a write failed: a decision cut short by an outage is finis
 store is back, not at the next restart. With the journal empty it costs one small query.
 
 Operations (``payload["op"]``; an entry without one is a ``commit``, as older releases wrote it):
-``commit`` (:mod:`memory_agent.stores.fact_writes`), ``retire``, ``merge``, ``renew``, ``summary``
-(:mod:`memory_agent.stores.lifecycle_writes`), ``delete``, ``forget_since``, ``erase_user``,
+``commit`` (:mod:`memory_agent.stores.fact_writes`), ``retire``, ``merge``, ``renew``, ``setting``,
+``summary`` (:mod:`memory_agent.stores.lifecycle_writes`), ``delete``, ``forget_since``, ``erase_user``,
 ``compact`` (:mod:`memory_agent.stores.erasure_writes`). The last three need working memory
 (:class:`memory_agent.stores.base.Transcripts`, set by the application as ``transcripts``); without
 it their entries stay open for the application to finish.
@@ -38,8 +38,8 @@ from memory_agent.stores.base import FactIndex, FactLedger, Transcripts
 #: operation -> the method that carries it out again from its journal payload
 REPLAYS = {
     "commit": "_replay_commit", "retire": "_replay_retire", "merge": "_replay_merge", "renew": "_replay_renew",
-    "summary": "_replay_summary", "delete": "_replay_delete", "forget_since": "_replay_forget_since",
-    "erase_user": "_replay_erase_user", "compact": "_replay_compact",
+    "setting": "_replay_setting", "summary": "_replay_summary", "delete": "_replay_delete",
+    "forget_since": "_replay_forget_since", "erase_user": "_replay_erase_user", "compact": "_replay_compact",
 }
 #: operations whose steps include working memory (the checkpointer)
 NEEDS_TRANSCRIPTS = frozenset({"forget_since", "erase_user", "compact"})

@@ -1,6 +1,7 @@
 """Lifecycle writes of :class:`memory_agent.stores.long_term.LongTermMemory`, each journaled
 (:mod:`memory_agent.stores.journal`): a live fact retired by ``maintain`` (expired or pruned), a
-duplicate merged into an older fact, a fact renewed when the user confirmed it, and a session summary.
+duplicate merged into an older fact, a fact renewed when the user confirmed it, the user's memory
+switch and a session summary.
 
 Each status change is a compare-and-set written with its audit row in one ledger transaction, so a
 fact never ends without its audit row, and a fact another writer ended meanwhile is left alone. A
@@ -129,6 +130,23 @@ class LifecycleWrites(JournaledWrites):
             self.index.upsert(user_id, [renewed], [self._embed(user_id, renewed.index_text)])
         self.ledger.journal_end(user_id, entry)
         return {"fact_id": p["fact_id"], "written": written}
+
+    # ---- the memory switch -------------------------------------------------------------------------
+    def set_memory_enabled(self, user_id: str, enabled: bool, now: datetime) -> None:
+        """Turn the user's long-term memory on or off, with its ``SETTING`` audit row (journaled)."""
+        entry = stable_id(user_id, "switch", str(enabled), now.isoformat(), prefix="j_")
+        payload = {"enabled": enabled, "now": now.isoformat()}
+        with self._writing(user_id):
+            self._begin(user_id, entry, "setting", payload, now)
+            self._replay_setting(user_id, entry, payload)
+
+    def _replay_setting(self, user_id: str, entry: str, p: dict[str, Any]) -> dict[str, Any]:
+        self.ledger.set_memory_enabled(user_id, p["enabled"], datetime.fromisoformat(p["now"]))
+        self.ledger.journal_end(user_id, entry, audit={
+            "id": stable_id(user_id, "switch", str(p["enabled"]), p["now"], prefix="a_"), "user_id": user_id,
+            "at": p["now"], "operation": "SETTING", "decision": "memory on" if p["enabled"] else "memory off",
+            "decided_by": "user"})
+        return {"memory_enabled": p["enabled"]}
 
     # ---- session summaries -------------------------------------------------------------------------
     def save_summary(self, row: dict[str, Any], audit: dict[str, Any]) -> None:

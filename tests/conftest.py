@@ -18,8 +18,10 @@ are unique across folders):
   isolation, the trust boundary, bad input, faults (killed processes, servers going down), the
   LangGraph server's context and a real small LLM.
 - ``e2e/`` runs what a user runs: the README's snippets and commands, the notebooks, ``langgraph dev``.
-- ``load/run_load.py`` is a script, not collected by pytest: the multi-process load check ``.ci/run``
-  runs. ``data/`` holds the injection corpus and the ledger files release 0.1.0 wrote.
+- ``load/`` holds scripts, not collected by pytest, that ``.ci/run`` runs on small counts: ``run_load.py``
+  (the multi-process load check), ``kill_writes.py`` (SIGKILL at random points of commit, maintain and
+  forget-user, with the checks of ``integration/fault_child.py``) and ``supersede_race.py`` (concurrent
+  supersedes of one slot). ``data/`` holds the injection corpus and the ledger files release 0.1.0 wrote.
 
 Backends: ``make_agent`` builds agents on the ``backend`` fixture. A test module that sets
 ``BACKENDS = ("embedded", "server")`` runs each of its tests on both: ``embedded`` = SQLite + Chroma

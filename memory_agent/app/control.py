@@ -15,7 +15,6 @@ Errors: :class:`MemoryNotFoundError` for a fact id the user does not have,
 
 from __future__ import annotations
 
-import uuid
 from datetime import datetime
 from typing import Any
 
@@ -138,11 +137,7 @@ def set_memory_enabled(agent: MemoryAgent, user_id: str, enabled: bool, now: dat
     """The per-user memory switch. Off: turns read no memories and write none (nothing is
     proposed); what is stored stays until deleted. Recorded in the audit log."""
     check_user(user_id)
-    agent.memory.ledger.set_memory_enabled(user_id, enabled, now)
-    agent.memory.ledger.audit({
-        "id": f"a_switch_{uuid.uuid4().hex}", "user_id": user_id, "at": now, "operation": "SETTING",
-        "decision": "memory on" if enabled else "memory off", "decided_by": "user",
-    })
+    agent.memory.set_memory_enabled(user_id, enabled, now)
     return {"user_id": user_id, "memory_enabled": enabled}
 
 

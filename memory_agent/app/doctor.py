@@ -111,11 +111,12 @@ def _check_sqlite(settings: Settings, checks: list[Check]) -> None:
 
 def _journal_check(checks: list[Check], backend: str, n: int) -> None:
     if n:
-        checks.append(Check(backend, "commit journal", "warn", f"{n} decisions were left half-written by a "
-                            "process that stopped mid-commit", "run memory-agent doctor --fix (or any command that "
-                            "opens the agent): they are written again, each once"))
+        checks.append(Check(backend, "commit journal", "warn", f"{n} writes (decisions, maintenance, edits or "
+                            "erasures) were left half-done by a process that stopped mid-write",
+                            "run memory-agent doctor --fix (or any command that opens the agent): they are "
+                            "finished, each once"))
     else:
-        checks.append(Check(backend, "commit journal", "ok", "no decision left half-written"))
+        checks.append(Check(backend, "commit journal", "ok", "no write left half-done"))
 
 
 def _check_postgres(settings: Settings, checks: list[Check]) -> None:
