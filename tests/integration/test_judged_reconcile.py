@@ -97,9 +97,10 @@ class JudgingModel(ScriptedChatModel):
 def test_forget_everything_about_x_retracts_every_memory_the_model_names(make_agent):
     model = JudgingModel()
     agent = make_agent(model=model)
-    for said, content in (("Sam's birthday", "The user's ex Sam has a birthday on 2 June."),
-                          ("Sam loves", "The user's ex Sam loves vinyl records."),
-                          ("Bristol", "The user met Sam in Bristol.")):
+    # each content follows from the words said (names, dates and places must be in the evidence)
+    for said, content in (("My ex Sam has a birthday on 2 June", "The user's ex Sam has a birthday on 2 June."),
+                          ("My ex Sam loves vinyl records", "The user's ex Sam loves vinyl records."),
+                          ("I met Sam in Bristol", "The user met Sam in Bristol.")):
         model.script[said] = [{"kind": "fact", "content": content, "topic": "ex"}]
         agent.turn("alice", f"{said}, noted.", thread_id=f"s-{said}", now=T0, approval="never")
     model.script["cat"] = [{"kind": "fact", "content": "The user has a cat called Mochi.", "topic": "pet"}]
