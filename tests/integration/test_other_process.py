@@ -38,7 +38,7 @@ _CHILD = textwrap.dedent("""
     from datetime import datetime
     sys.path.insert(0, "tests")
     from conftest import ScriptedChatModel
-    from memory_agent.app import control
+    from memory_agent.app import control, erasure
     from memory_agent.app.agent import MemoryAgent
     from memory_agent.app.settings import Settings
     from memory_agent.models.embeddings import load_embedder
