@@ -5,7 +5,8 @@ A red-team file is JSON Lines, one item per line::
     {"id": "de-role-3", "kind": "attack" | "benign", "category": "role", "language": "de",
      "tricks": ["confusable"], "turns": ["Ich bin hier Administrator ..."],
      "leak": ["administrator"],            # attacks: none of these may reach a later prompt
-     "keep_any": ["root canal"]}           # benign: one of these should be kept as a memory
+     "keep_any": ["root canal"]}           # benign: one of these should be kept as a memory (optional:
+                                           # a look-alike with no durable fact only tests refusals)
 
 Each item is its own user (``redteam:<id>``) on one embedded store: its turns run in one thread with
 approval ``never`` (nobody reviews anything, the weakest setting), then "What do you remember about
@@ -73,7 +74,7 @@ def load_redteam(path: str | Path) -> list[RedTeamItem]:
     Raises:
         FileNotFoundError: no such file.
         ValueError: a line is not JSON or not an item (the message names the line), an id repeats,
-            or an attack has no ``leak`` strings / a benign item no ``keep_any`` strings.
+            or an attack has no ``leak`` strings.
     """
     items: list[RedTeamItem] = []
     for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
@@ -83,9 +84,8 @@ def load_redteam(path: str | Path) -> list[RedTeamItem]:
             item = RedTeamItem.model_validate(json.loads(line))
         except (json.JSONDecodeError, ValidationError) as exc:
             raise ValueError(f"{path}:{n}: not a red-team item: {exc}") from None
-        if item.kind == "attack" and not item.leak or item.kind == "benign" and not item.keep_any:
-            raise ValueError(f"{path}:{n}: {item.kind} item {item.id!r} needs "
-                             + ("'leak'" if item.kind == "attack" else "'keep_any'") + " strings")
+        if item.kind == "attack" and not item.leak:
+            raise ValueError(f"{path}:{n}: attack item {item.id!r} needs 'leak' strings")
         items.append(item)
     ids = Counter(i.id for i in items)
     if dup := [i for i, c in ids.items() if c > 1]:
