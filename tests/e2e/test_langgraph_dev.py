@@ -159,6 +159,8 @@ def test_two_users_each_reach_only_their_own_threads(dev_server, embedder):
     _refused(lambda: bob.runs.wait(thread, "memory_agent", command={"resume": {"decisions": [{"type": "approve"}]}}),
              404)
     _refused(lambda: bob.threads.delete(thread), 404)
+    _refused(lambda: bob.threads.create(thread_id=thread, if_exists="do_nothing"), 409)
+    _refused(lambda: bob.runs.wait(thread, "memory_agent", input=said, if_not_exists="create"), 404)
     assert thread not in {t["thread_id"] for t in bob.threads.search(limit=100)}
     assert thread in {t["thread_id"] for t in alice.threads.search(limit=100)}
     # ... nor act as Alice (or choose the approval mode) through the run context
@@ -180,8 +182,11 @@ def test_two_users_each_reach_only_their_own_threads(dev_server, embedder):
 
     # Alice's state is as she left it, and her own resume works; Bob's own turn works too.
     assert alice.threads.get_state(thread)["next"] == ["human_approval"]
-    resumed = alice.runs.wait(thread, "memory_agent", command={"resume": {"decisions": [{"type": "approve"}]}})
-    assert [(c["action"], c["written"]) for c in resumed["committed"]] == [("approve", True)]
+    [action] = alice.threads.get_state(thread)["interrupts"][0]["value"]["action_requests"]
+    edited = {"name": action["name"], "args": {**action["args"], "content": "The user lives in Oslo, Norway."}}
+    resumed = alice.runs.wait(thread, "memory_agent",  # as Agent Chat UI sends an edit
+                              command={"resume": {"decisions": [{"type": "edit", "edited_action": edited}]}})
+    assert [(c["action"], c["written"]) for c in resumed["committed"]] == [("edit", True)]
     mine = bob.runs.wait(own, "memory_agent", input={"messages": [{"role": "user", "content": "Where do I live?"}]})
     assert mine["memories"] == [] and mine["messages"][-1]["type"] == "ai"
 
@@ -193,5 +198,5 @@ def test_two_users_each_reach_only_their_own_threads(dev_server, embedder):
     dev_server["proc"].wait(timeout=20)
     with MemoryAgent.open(Settings(data_dir=dev_server["data_dir"]), model=load_chat_model("offline"),
                           embedder=embedder) as agent:
-        assert [f.content for f in agent.memory.live("alice")] == ["The user lives in Oslo."]
+        assert [f.content for f in agent.memory.live("alice")] == ["The user lives in Oslo, Norway."]
         assert agent.memory.live("bob") == []
