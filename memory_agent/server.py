@@ -9,8 +9,9 @@ Identity comes from authentication only: ``langgraph.json`` names the auth of
 :mod:`memory_agent.server_auth` (per-user API keys), and every run's user id is the authenticated
 user the server puts in the run's config (``configurable["langgraph_auth_user"]``), never a field the
 client fills in. The approval mode is the deployment's (``MEMORY_AGENT_APPROVAL``). The run context
-(:class:`ServerContext`) may still carry ``now`` (an ISO 8601 string), ``memory_enabled`` and
-``thread_id``; a ``user_id`` or ``approval`` in it that differs is refused. With the SDK::
+(:class:`ServerContext`) may still carry ``now`` (an ISO 8601 string), ``memory_enabled`` (it can
+only turn memory off: the user's own switch, ``memories off``, wins) and ``thread_id``; a ``user_id``
+or ``approval`` in it that differs is refused. With the SDK::
 
     client = get_sync_client(url=URL, api_key=None, headers={"Authorization": f"Bearer {key}"})
     client.runs.wait(thread_id, "memory_agent", input={"messages": [{"role": "user", "content": "..."}]})
@@ -98,14 +99,19 @@ class AuthenticatedGraph(CompiledStateGraph):
     one of the settings the stores were opened with."""
 
     def stream(self, input, config=None, *, context=None, **kwargs):  # noqa: A002 - LangGraph's name
-        return super().stream(input, config, context=run_context(config, context, _approval()), **kwargs)
+        return super().stream(input, config, context=_context_of_run(config, context), **kwargs)
 
     def astream(self, input, config=None, *, context=None, **kwargs):  # noqa: A002 - LangGraph's name
-        return super().astream(input, config, context=run_context(config, context, _approval()), **kwargs)
+        return super().astream(input, config, context=_context_of_run(config, context), **kwargs)
 
 
-def _approval() -> str:
-    return _agent.settings.approval if _agent is not None else Settings().approval
+def _context_of_run(config, context) -> ServerContext:
+    """:func:`run_context` under the settings the stores were opened with, and with the user's own
+    memory switch (``memories off``): off there means off for the run, whatever the client sent."""
+    ctx = run_context(config, context, _agent.settings.approval if _agent is not None else Settings().approval)
+    if ctx.memory_enabled and _agent is not None and not _agent.memory.ledger.memory_enabled(ctx.user_id):
+        ctx = dataclasses.replace(ctx, memory_enabled=False)
+    return ctx
 
 
 _lock = threading.Lock()

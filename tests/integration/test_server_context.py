@@ -59,6 +59,11 @@ def test_server_graph_has_no_checkpointer_of_its_own_and_uses_our_stores(tmp_pat
         graph.invoke(said, as_alice, context={"now": "2025-03-01T09:00:00Z"})  # approval: never (the deployment's)
         assert [f.content for f in server._agent.memory.live("alice")] == ["The user is vegetarian."]
         assert server._agent.memory.live("bob") == []
+        server._agent.memory.ledger.set_memory_enabled("alice", False, T0)  # her own switch, off
+        moved = {"messages": [HumanMessage(content="I live in Oslo.", id="m2")]}
+        out = graph.invoke(moved, as_alice, context={"memory_enabled": True, "now": "2025-03-01T10:00:00Z"})
+        assert out["memories"] == [] and [f.content for f in server._agent.memory.live("alice")] == [
+            "The user is vegetarian."]
     finally:
         if server._agent is not None:
             server._agent.close()  # releases the data folder's lock
