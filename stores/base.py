@@ -221,6 +221,22 @@ class FactLedger(FactRecords, AuditLog, ThreadIndex, SessionRecords, CommitJourn
     """What a full ledger backend implements: every role above."""
 
 
+class APIKeys(Protocol):
+    """Per-user API keys, kept as hashes (``memory_agent.app.accounts`` makes the keys and hashes them)."""
+
+    def add_key(self, user_id: str, key_hash: str, at: datetime) -> None:
+        """Record a key (by its hash) as signing in ``user_id``."""
+
+    def user_of(self, key_hash: str) -> str | None:
+        """The user the key with this hash signs in; ``None`` for an unknown (or revoked) key."""
+
+    def delete_keys(self, user_id: str) -> int:
+        """Revoke every key of the user; returns how many there were."""
+
+    def key_users(self) -> list[str]:
+        """Every user id with at least one key, sorted."""
+
+
 class Transcripts(Protocol):
     """Working memory (the checkpointer's threads) as the erasing writes of long-term memory need it;
     the application provides it (``MemoryAgent``), so a journaled erasure left half-done is finished

@@ -20,6 +20,8 @@ import os
 import weakref
 from pathlib import Path
 
+#: The SQLite file of the folder (checkpoints, fact ledger, audit log, API keys).
+SQLITE_NAME = "agent.sqlite"
 #: Every open :class:`DataDir` of this process, so a forked child can close its copies of their locks.
 _OPEN: weakref.WeakSet[DataDir] = weakref.WeakSet()
 
@@ -110,7 +112,7 @@ class DataDir:
     @property
     def sqlite_path(self) -> Path:
         """The SQLite file holding checkpoints, the fact history and the audit log."""
-        return self.path / "agent.sqlite"
+        return self.path / SQLITE_NAME
 
     @property
     def chroma_path(self) -> Path:

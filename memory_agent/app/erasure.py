@@ -100,7 +100,8 @@ def forget_user(agent: MemoryAgent, user_id: str, now: datetime, canaries: Seque
     1. Checkpoints: every thread of the user (the ledger's thread index, plus any checkpoint whose
        thread id carries the user's namespace) is deleted with the checkpointer's ``delete_thread``.
     2. Live index: the user's collection is dropped (facts and embeddings).
-    3. Ledger: facts, usage rows, threads, the memory switch, session summaries and episodes are
+    3. Ledger: facts, usage rows, threads, the memory switch, session summaries, episodes and the
+       user's API keys (:mod:`memory_agent.app.accounts`: the user can no longer sign in) are
        deleted; audit rows keep their time, operation and decision but lose their text, user id,
        thread id and fact ids (a tombstone under a random id). One more tombstone row records the
        erasure with its counts.

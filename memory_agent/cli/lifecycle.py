@@ -51,7 +51,7 @@ def forget_user(
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Erase a user: facts, embeddings, summaries, episodes, every thread's checkpoints; audit rows
+    """Erase a user: facts, embeddings, summaries, episodes, every thread's checkpoints, API keys; audit rows
     lose their text. Then scan every store for the user id (and --canary texts); exit 1 if anything remains."""
     # Start-up laziness: the app layer imports the memory rules and LangChain.
     from memory_agent.app import erasure

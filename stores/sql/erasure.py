@@ -72,12 +72,13 @@ class SQLErasure:
     def erase_user(self, user_id: str, tombstone: str) -> dict[str, int]:
         """Delete every row of the user in every table except the audit log, whose rows become
         tombstones under the id ``tombstone`` (see :meth:`tombstone_audit`). Returns rows removed
-        (or tombstoned) per table. The user's generation row goes too, uncounted (the token becomes ``""``;
-        the caller drops the live index first, so no process serves a cached copy of the facts after it)."""
+        (or tombstoned) per table (``api_keys``: the user's API keys, revoked). The user's generation
+        row goes too, uncounted (the token becomes ``""``; the caller drops the live index first, so no
+        process serves a cached copy of the facts after it)."""
         counts = {"audit_log": self.tombstone_audit(user_id, new_user_id=tombstone)}
         with self._transaction() as conn:
             for table in ("facts", "fact_uses", "user_threads", "user_settings", "session_summaries", "episodes",
-                          "thread_activity"):
+                          "thread_activity", "api_keys"):
                 counts[table] = conn.execute(f"DELETE FROM {table} WHERE user_id = {self._p}", (user_id,)).rowcount
             conn.execute(f"DELETE FROM fact_generations WHERE user_id = {self._p}", (user_id,))
         return counts

@@ -15,6 +15,8 @@ Tables (every row keyed by ``user_id``; every query filters on it in SQL):
 - ``thread_activity``: first and last turn time of each thread.
 - ``fact_generations``: one opaque token per user, replaced in the same transaction as every statement
   that changes the user's facts (migration 2): caches of a user's live facts in any process compare it.
+- ``api_keys``: the sha256 of each API key and the user it signs in (migration 4;
+  :mod:`memory_agent.stores.sql.api_keys`); never the key itself.
 - ``schema_migrations``: ``(version, name, applied_at)`` of every migration applied (see
   :mod:`memory_agent.stores.sql.migrations`).
 
@@ -263,12 +265,32 @@ _POSTGRES_V3 = (
 )""",
 )
 
+#: Version 4: per-user API keys, stored as the sha256 of the key (``memory_agent.app.accounts``).
+_SQLITE_V4 = (
+    """CREATE TABLE IF NOT EXISTS api_keys (
+    key_hash TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    created_at TEXT NOT NULL
+)""",
+    "CREATE INDEX IF NOT EXISTS api_keys_user ON api_keys (user_id)",
+)
+_POSTGRES_V4 = (
+    """CREATE TABLE IF NOT EXISTS api_keys (
+    rowid BIGSERIAL,
+    key_hash TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    created_at TEXT NOT NULL
+)""",
+    "CREATE INDEX IF NOT EXISTS api_keys_user ON api_keys (user_id)",
+)
+
 #: Every migration, oldest first. Version 1 is the schema release 0.1.0 created; its statements stay
 #: ``IF NOT EXISTS``, so running it on a database made by that release changes nothing and records it.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "facts, audit log, threads, journal, settings, summaries, episodes", _SQLITE_V1, _POSTGRES_V1),
     Migration(2, "session summaries keep fact ids, not text", _SQLITE_V2, _POSTGRES_V2),
     Migration(3, "fact_generations: a per-user token of the facts' last change", _SQLITE_V3, _POSTGRES_V3),
+    Migration(4, "api_keys: per-user API keys, stored hashed", _SQLITE_V4, _POSTGRES_V4),
 )
 
 #: Every table of the ledger with its text columns: what the ledger's ``scan`` searches.
@@ -283,6 +305,7 @@ SCANNED_COLUMNS: dict[str, tuple[str, ...]] = {
     "thread_activity": ("user_id", "thread_id"),
     "commit_journal": ("user_id", "payload"),
     "fact_generations": ("user_id",),
+    "api_keys": ("user_id",),
 }
 SUMMARY_COLUMNS = ("user_id", "thread_id", "started_at", "ended_at", "fact_ids")
 EPISODE_COLUMNS = ("user_id", "id", "occurred_at", "kind", "topic", "content", "thread_id", "fact_id")

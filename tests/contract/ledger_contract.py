@@ -393,7 +393,8 @@ class LedgerContract:
         self._fill(ledger, "bob")
         counts = ledger.erase_user("alice", "erased-1")
         assert counts == {"audit_log": 2, "facts": 2, "fact_uses": 2, "user_threads": 2, "user_settings": 1,
-                          "session_summaries": 2, "episodes": 2, "thread_activity": 2}
+                          "session_summaries": 2, "episodes": 2, "thread_activity": 2,
+                          "api_keys": 0}
         assert ledger.facts("alice") == [] and ledger.threads("alice") == [] and ledger.summaries("alice") == []
         assert ledger.episodes("alice") == [] and ledger.thread_activity("alice") == {}
         assert ledger.audit_rows("alice") == [] and ledger.memory_enabled("alice") is True

@@ -62,6 +62,7 @@ NOT_SCANNED = {
     "episodes": {"occurred_at", "kind"},
     "thread_activity": {"first_at", "last_at"},
     "fact_generations": {"generation"},  # a random token, nothing the user said
+    "api_keys": {"key_hash", "created_at"},  # the sha256 of a random key, and a time
 }
 
 
