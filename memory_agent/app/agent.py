@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
 from langgraph.types import Command
 
 from memory_agent.app.checkpoints import AgentTranscripts, checkpoint_thread_id, store_errors
@@ -239,11 +239,16 @@ class MemoryAgent:
         try:
             with store_errors():
                 self.memory.repair_if_due()
+                streamed = False
                 for mode, chunk in self.graph.stream(payload, config=config, context=ctx, stream_mode=modes):
                     if mode == "messages":
                         piece, meta = chunk
                         text = piece.content if isinstance(piece.content, str) else ""
-                        if text and meta.get("langgraph_node") == "answer":
+                        # pieces of the reply come as chunks, or (a model that does not stream) as one
+                        # whole message; the node's returned message repeats the reply: skipped
+                        whole = not isinstance(piece, AIMessageChunk)
+                        if text and meta.get("langgraph_node") == "answer" and not (whole and streamed):
+                            streamed = True
                             yield "__token__", {"text": text}, 0.0
                         continue
                     now = time.perf_counter()
