@@ -24,6 +24,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Callable, Iterable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from asgi_csrf import asgi_csrf
@@ -36,6 +37,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memory_agent.app.agent import MemoryAgent
 from memory_agent.app.settings import Settings
+from memory_agent.web.routes import routes
 
 #: Host names served by default: loopback only.
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
@@ -44,6 +46,12 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 SESSION_SECONDS = 8 * 3600
 
 TEMPLATES = Path(__file__).with_name("templates")
+
+
+def when(value: object, chars: int = 16) -> str:
+    """A datetime or ISO 8601 string as ``YYYY-MM-DD HH:MM`` (UTC as stored; ``chars=10``: the date)."""
+    text = value.isoformat() if hasattr(value, "isoformat") else str(value or "")
+    return text[:chars].replace("T", " ")
 
 
 class SecurityHeaders:
@@ -140,10 +148,6 @@ def create_app(settings: Settings | None = None, *, agent: MemoryAgent | Callabl
     Returns:
         A Starlette app; ``app.state.agents`` is its :class:`AgentHolder`.
     """
-    from contextlib import asynccontextmanager
-
-    from memory_agent.web.routes import routes
-
     settings = settings or Settings()
     secret = secret or secrets.token_urlsafe(32)
     holder = AgentHolder(settings, agent)
@@ -167,6 +171,11 @@ def create_app(settings: Settings | None = None, *, agent: MemoryAgent | Callabl
     )
     app.state.agents = holder
     app.state.settings = settings
-    app.state.templates = Environment(loader=PackageLoader("memory_agent.web", "templates"), autoescape=True,
-                                      trim_blocks=True, lstrip_blocks=True)
+    # loaded once here: rendering then reads no file on the event loop (auto_reload off)
+    templates = Environment(loader=PackageLoader("memory_agent.web", "templates"), autoescape=True,
+                            trim_blocks=True, lstrip_blocks=True, auto_reload=False)
+    templates.filters["when"] = when
+    for name in templates.list_templates(extensions=["html"]):
+        templates.get_template(name)
+    app.state.templates = templates
     return app

@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -34,8 +35,9 @@ class NotSignedIn(Exception):
 
 
 # ---- helpers ---------------------------------------------------------------------------------------
-def _agent(request: Request) -> MemoryAgent:
-    return request.app.state.agents.get()
+async def _agent(request: Request) -> MemoryAgent:
+    """The agent, opened in a worker thread on first use (opening it blocks: files, stores)."""
+    return await run_in_threadpool(request.app.state.agents.get)
 
 
 def _now() -> datetime:
@@ -68,7 +70,6 @@ def _render(request: Request, template: str, status: int = 200, **values: Any) -
 def _redirect(request: Request, name: str, **query: str) -> RedirectResponse:
     url = str(request.url_for(name))
     if query:
-        from urllib.parse import urlencode
         url += "?" + urlencode(query)
     return RedirectResponse(url, status_code=303)
 
@@ -81,7 +82,7 @@ def _thread(value: object) -> str:
 
 async def _page(request: Request, user: str, template: str, status: int = 200, **values: Any) -> HTMLResponse:
     """Render a signed-in page with the header's facts (memory switch, pending approvals)."""
-    agent = _agent(request)
+    agent = await _agent(request)
 
     def header() -> dict[str, Any]:
         threads = agent.threads(user)
@@ -153,7 +154,7 @@ async def chat(request: Request, user: str) -> Response:
     if thread is None:
         return _redirect(request, "chat", thread=uuid.uuid4().hex[:12])
     thread = _thread(thread)
-    agent = _agent(request)
+    agent = await _agent(request)
 
     def load() -> dict[str, Any]:
         messages = [{"role": "you" if m.type == "human" else "agent", "text": m.content}
@@ -177,7 +178,7 @@ async def send(request: Request, user: str) -> Response:
     form = await request.form()
     thread = _thread(form.get("thread"))
     text = str(form.get("message") or "")
-    agent = _agent(request)
+    agent = await _agent(request)
     lock = request.app.state.agents.user_lock(user)
     back = str(request.url_for("chat")) + f"?thread={thread}"
     agent.check_message(text)  # InputError before anything streams
@@ -216,7 +217,7 @@ async def send(request: Request, user: str) -> Response:
 async def end_session(request: Request, user: str) -> Response:
     form = await request.form()
     thread = _thread(form.get("thread"))
-    await run_in_threadpool(_agent(request).end_session, user, thread)
+    await run_in_threadpool((await _agent(request)).end_session, user, thread)
     return _redirect(request, "chat")
 
 
@@ -224,7 +225,7 @@ async def end_session(request: Request, user: str) -> Response:
 @signed_in
 async def approvals(request: Request, user: str) -> Response:
     """Every thread of the user that waits at an approval, with its proposals."""
-    agent = _agent(request)
+    agent = await _agent(request)
 
     def load() -> list[dict[str, Any]]:
         return [{"thread_id": t["thread_id"], "proposals": agent.pending(user, t["thread_id"])}
@@ -238,7 +239,7 @@ async def decide(request: Request, user: str) -> Response:
     """POST per proposal ``action_<id>`` (approve | edit | reject) and ``content_<id>`` (for edit)."""
     thread = _thread(request.path_params["thread"])
     form = await request.form()
-    agent = _agent(request)
+    agent = await _agent(request)
 
     def run() -> None:
         with request.app.state.agents.user_lock(user):
@@ -264,7 +265,7 @@ async def decide(request: Request, user: str) -> Response:
 @signed_in
 async def memories(request: Request, user: str) -> Response:
     """Profile, preferences, recent sessions and every live fact with provenance and validity."""
-    agent = _agent(request)
+    agent = await _agent(request)
     now = _now()
 
     def load() -> dict[str, Any]:
@@ -279,7 +280,7 @@ async def memories(request: Request, user: str) -> Response:
 
 @signed_in
 async def history(request: Request, user: str) -> Response:
-    agent = _agent(request)
+    agent = await _agent(request)
     fact_id = request.path_params["fact_id"]
     chain = await run_in_threadpool(control.memory_history, agent, user, fact_id)
     return await _page(request, user, "history.html", fact_id=fact_id, chain=chain["chain"])
@@ -288,7 +289,7 @@ async def history(request: Request, user: str) -> Response:
 @signed_in
 async def edit(request: Request, user: str) -> Response:
     form = await request.form()
-    agent = _agent(request)
+    agent = await _agent(request)
 
     def run() -> None:
         with request.app.state.agents.user_lock(user):
@@ -300,7 +301,7 @@ async def edit(request: Request, user: str) -> Response:
 
 @signed_in
 async def delete(request: Request, user: str) -> Response:
-    agent = _agent(request)
+    agent = await _agent(request)
 
     def run() -> None:
         with request.app.state.agents.user_lock(user):
@@ -314,14 +315,14 @@ async def delete(request: Request, user: str) -> Response:
 async def switch(request: Request, user: str) -> Response:
     form = await request.form()
     enabled = form.get("enabled") == "on"
-    await run_in_threadpool(control.set_memory_enabled, _agent(request), user, enabled, _now())
+    await run_in_threadpool(control.set_memory_enabled, await _agent(request), user, enabled, _now())
     return _redirect(request, "memories")
 
 
 @signed_in
 async def export_json(request: Request, user: str) -> Response:
     """Everything kept about the user (:func:`memory_agent.app.export.export_user`) as a JSON download."""
-    data = await run_in_threadpool(export.export_user, _agent(request), user)
+    data = await run_in_threadpool(export.export_user, await _agent(request), user)
     body = json.dumps(data, indent=2, ensure_ascii=False, default=str)
     return Response(body, media_type="application/json",
                     headers={"content-disposition": 'attachment; filename="memory-export.json"'})
@@ -334,7 +335,7 @@ async def forget_everything(request: Request, user: str) -> Response:
     form = await request.form()
     if str(form.get("confirm") or "").strip().lower() != "delete everything":
         raise InputError("Type “delete everything” in the box to confirm; nothing was deleted.")
-    agent = _agent(request)
+    agent = await _agent(request)
     settings = request.app.state.settings
 
     def run() -> tuple[int, dict[str, Any]]:

@@ -246,3 +246,54 @@ def test_post_without_csrf_token_is_refused(site, browser):
     assert resp.status == 403
     other.close()
     context.close()
+
+
+def test_page_mounted_in_langgraph_dev(tmp_path, browser):
+    """``"http": {"app": ".../memory_agent/web/mount.py:app"}`` in ``langgraph.json``: ``langgraph dev`` serves
+    the page next to the API, on the graph's stores (a turn, its approval, the memory on the dashboard)."""
+    pytest.importorskip("langgraph_api", reason="needs the studio extra: pip install -e '.[studio]'")
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    config = json.loads((root / "langgraph.json").read_text())
+    config["dependencies"] = [str(root)]
+    config["http"] = {"app": f"{root / 'memory_agent' / 'web' / 'mount.py'}:app"}
+    (tmp_path / "langgraph.json").write_text(json.dumps(config))
+    data_dir = tmp_path / "data"
+    key = accounts.issue_key(Settings(data_dir=data_dir), ALICE)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_AGENT_")}
+    env.update({"MEMORY_AGENT_DATA_DIR": str(data_dir), "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+                "LANGGRAPH_NO_VERSION_CHECK": "1", "LANGSMITH_TRACING": "false", "HF_HUB_OFFLINE": "1",
+                "TRANSFORMERS_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False"})
+    port = _free_port()
+    log = tmp_path / "server.log"
+    cmd = [str(Path(sys.executable).parent / "langgraph"), "dev", "--config", str(tmp_path / "langgraph.json"),
+           "--host", "127.0.0.1", "--port", str(port), "--no-browser", "--no-reload"]
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        page = browser.new_page()
+        for _ in range(180):
+            assert proc.poll() is None, log.read_text()[-3000:]
+            try:
+                page.goto(url + "/signin")
+                break
+            except playwright_api.Error:
+                time.sleep(0.5)
+        page.fill("#key", key)
+        page.click("button:has-text('Sign in')")
+        page.wait_for_url(re.compile(r"/chat\?thread="))
+        _chat_turn(page, "I'm vegetarian.")
+        page.click("text=Review")
+        with page.expect_navigation():
+            page.click("text=Submit decisions")
+        assert "The user is vegetarian." in page.locator("#facts").inner_text()
+        assert page.request.get(url + "/ok").ok  # the LangGraph API beside it
+        page.close()
+    finally:
+        os.killpg(proc.pid, 15)
+        proc.wait(timeout=30)
+    assert "BlockingError" not in log.read_text()
