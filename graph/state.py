@@ -21,7 +21,7 @@ class AgentState(TypedDict, total=False):
       ``reviews_confirmed``: those of the previous turn that this message confirmed.
     - ``proposals``: validated, reconciled proposals awaiting approval (``Proposal`` dicts).
     - ``dropped``: proposals dropped by validation or reconcile this turn, with the reason.
-    - ``decisions``: one per proposal: ``{"proposal_id", "action", "content"?, "decided_by"}``.
+    - ``decisions``: one per proposal: ``{"proposal_id", "action", "content"?, "message"?, "decided_by"}``.
     - ``committed``: what ``commit`` wrote this turn.
     - ``owner``: the user id that started the thread (no other user id may run it).
     - ``turn``: the running turn's policy, fixed when it starts: ``{"thread_id", "approval",

@@ -40,6 +40,9 @@ def make_commit(memory: LongTermMemory):
             proposal = proposals.get(d["proposal_id"])
             if proposal is None:
                 continue
+            if d["action"] == "reject" and d.get("message"):  # the person's reason goes to the audit row
+                proposal = proposal.model_copy(update={"reason": "; ".join(
+                    r for r in (proposal.reason, f"rejected by the user: {d['message']}") if r)})
             results.append(memory.apply(ctx.user_id, proposal, d["action"], now, d["decided_by"], d.get("content")))
         for fact_id in state.get("reviews_confirmed") or []:  # "yes" to the review note of the last answer
             renew(memory, ctx.user_id, fact_id, now, thread_id)

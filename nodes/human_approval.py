@@ -1,21 +1,25 @@
 """``human_approval``: pause the graph with ``interrupt()`` so a person approves, edits or rejects.
 
-The interrupt value is ``{"proposals": [Proposal dicts], "refused": [{"content", "reason"}]}``:
-the proposals to decide (operation, kind, content, source, evidence, risky, and for
-UPDATE/RETRACT the target) and, for the person's information, what validation refused this turn
-and why (nothing refused can be approved). A proposal the model judged an entitlement or a role
-claim (``risk``) is asked about in modes ``always`` and ``risky-only`` and rejected by policy in
-``never``: only a person may approve one. Resume with
-``Command(resume=...)`` where the value is one of:
+The interrupt value speaks LangChain's human-in-the-loop format
+(:mod:`memory_agent.memory.review`): a ``HITLRequest`` with one action per proposal
+(``add_memory``, ``update_memory`` with the old and new content, ``retract_memory``), its
+evidence, source and why it is risky in the description, plus ``refused``: what validation refused
+this turn and why, for the person's information (nothing refused can be approved). A proposal the
+model judged an entitlement or a role claim (``risk``) is asked about in modes ``always`` and
+``risky-only`` and rejected by policy in ``never``: only a person may approve one.
+
+Resume with ``Command(resume=...)``, the documented form being a ``HITLResponse``
+``{"decisions": [{"type": "approve"} | {"type": "edit", "edited_action": {"name", "args"}} |
+{"type": "reject", "message": str}]}``, one per action in action order. The earlier forms still work:
 
 - ``"approve"`` or ``"reject"``: the same decision for every proposal;
 - a list ``[{"proposal_id": str, "action": "approve"|"edit"|"reject", "content": str}]``
-  (``content`` only for edit), or ``{"decisions": that list}``;
+  (``content`` only for edit), or ``{"decisions": that list}``; a proposal with no decision is rejected;
 - a dict ``{proposal_id: "approve" | "reject" | {"action": "edit", "content": str}}``.
 
-A proposal with no decision is rejected. Decisions are recorded as made by ``"user"`` (the
-payload cannot name someone else); the approval mode is the one the turn started with. This node
-has no side effect before the interrupt, so re-running it on resume writes nothing twice.
+Decisions are recorded as made by ``"user"`` (the payload cannot name someone else); the approval
+mode is the one the turn started with. This node has no side effect before the interrupt, so
+re-running it on resume writes nothing twice.
 """
 
 from __future__ import annotations
@@ -29,18 +33,22 @@ from memory_agent.core.facts import PERSON_ONLY_RISKS
 from memory_agent.graph.context import AgentContext
 from memory_agent.graph.state import AgentState
 from memory_agent.graph.turn import check_owner, turn_policy
+from memory_agent.memory.review import approval_request, decisions_from_hitl, is_hitl_response
 from memory_agent.memory.validation import check_edit
 
 ACTIONS = ("approve", "edit", "reject")
 
 
 def parse_decisions(value: Any, proposals: list[dict]) -> list[dict]:
-    """Turn a resume value into one decision per proposal.
+    """Turn a resume value into one decision per proposal: ``{"proposal_id", "action", "content",
+    "message", "decided_by"}`` (``message``: the reason a person gave for a rejection, or ``None``).
 
     Raises:
         ValueError: a malformed value, an unknown action or proposal id, or an edit whose content is
             empty, too long, or reads as an instruction to the agent (edits are validated like proposals).
     """
+    if is_hitl_response(value):
+        return [{**d, "decided_by": "user"} for d in decisions_from_hitl(value, proposals)]
     ids = [p["id"] for p in proposals]
     by_id: dict[str, dict] = {}
     if isinstance(value, str):
@@ -81,8 +89,10 @@ def parse_decisions(value: Any, proposals: list[dict]) -> list[dict]:
             problem = check_edit(d["content"])
             if problem:
                 raise ValueError(f"Edit of {pid} refused: {problem}")
-        decisions.append({"proposal_id": pid, "action": action,
-                          "content": d.get("content") if action == "edit" else None, "decided_by": "user"})
+        message = d.get("message") if action == "reject" and isinstance(d.get("message"), str) else None
+        content = d.get("content") if action == "edit" else None
+        decisions.append({"proposal_id": pid, "action": action, "content": content, "message": message,
+                          "decided_by": "user"})
     return decisions
 
 
@@ -118,7 +128,7 @@ def make_human_approval():
             # the person also sees what validation refused this turn, and why
             refused = [{"content": d["proposal"].get("content"), "reason": d["reason"]}
                        for d in state.get("dropped") or [] if d.get("decision") == "invalid"]
-            answer = interrupt({"proposals": ask, "refused": refused})
+            answer = interrupt(approval_request(ask, refused))
             decisions += parse_decisions(answer, ask)
         return {"decisions": decisions}
 

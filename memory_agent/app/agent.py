@@ -24,6 +24,7 @@ from memory_agent.app.wiring import open_stores
 from memory_agent.core.facts import stable_id
 from memory_agent.graph.builder import build_graph
 from memory_agent.graph.context import AgentContext, user_id_problem
+from memory_agent.memory.review import approval_request
 from memory_agent.memory.sessions import summary_row
 from memory_agent.models.chat import load_chat_model
 from memory_agent.models.embeddings import EmbedderInfo, load_embedder
@@ -153,9 +154,22 @@ class MemoryAgent:
         with store_errors():
             snapshot = self.graph.get_state(self._config(user_id, thread_id))
         for intr in snapshot.interrupts or ():
-            if isinstance(intr.value, dict) and "proposals" in intr.value:
-                return list(intr.value["proposals"]), False
+            proposals = _asked(intr.value, snapshot.values)
+            if proposals is not None:
+                return proposals, False
         return [], bool(snapshot.next) and not snapshot.interrupts
+
+    def approval_request(self, user_id: str, thread_id: str) -> dict | None:
+        """The pending approval of this thread as its interrupt shows it (a ``HITLRequest`` with
+        ``refused``, see :mod:`memory_agent.memory.review`), or ``None`` when nothing is pending."""
+        with store_errors():
+            snapshot = self.graph.get_state(self._config(user_id, thread_id))
+        for intr in snapshot.interrupts or ():
+            proposals = _asked(intr.value, snapshot.values)
+            if proposals:
+                return dict(intr.value) if "action_requests" in intr.value else approval_request(
+                    proposals, intr.value.get("refused") or ())
+        return None
 
     def check_message(self, text: str) -> str:
         """Return the message stripped, or raise :class:`InputError` (empty, or over the cap)."""
@@ -287,7 +301,10 @@ class MemoryAgent:
         return result
 
     def resume(self, user_id: str, thread_id: str, decisions: Any, *, now: datetime | None = None) -> TurnResult:
-        """Answer the pending approval of a thread (see ``memory_agent.nodes.human_approval`` for the value).
+        """Answer the pending approval of a thread: a ``HITLResponse`` ``{"decisions": [...]}``, one
+        decision per proposal of :meth:`pending` in that order (``memory_agent.memory.review``;
+        ``review.hitl_response`` builds one from decisions held by proposal id), or one of the earlier
+        forms ``memory_agent.nodes.human_approval`` lists.
 
         The turn keeps the approval mode and memory switch it started with; ``now`` is the clock
         of the writes.
@@ -394,3 +411,17 @@ class MemoryAgent:
     def transcript(self, user_id: str, thread_id: str) -> list:
         """The thread's messages (working memory) from the checkpointer."""
         return list(self.graph.get_state(self._config(user_id, thread_id)).values.get("messages", []))
+
+
+def _asked(value: Any, values: dict) -> list[dict] | None:
+    """The proposals an approval interrupt asks about, in action order (``None``: not an approval):
+    a ``HITLRequest`` names them by ``args["proposal_id"]`` in the state's ``proposals``; an interrupt
+    written by an earlier release carries them as ``proposals``."""
+    if not isinstance(value, dict):
+        return None
+    if "proposals" in value:
+        return list(value["proposals"])
+    if "action_requests" not in value:
+        return None
+    by_id = {p["id"]: p for p in values.get("proposals") or []}
+    return [by_id[a["args"]["proposal_id"]] for a in value["action_requests"] if a["args"].get("proposal_id") in by_id]

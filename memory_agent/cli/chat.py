@@ -242,6 +242,9 @@ def _collect_decisions(console: Console, proposals: list[dict]) -> list[dict] | 
             if choice in REJECT:
                 decisions.append({"proposal_id": p["id"], "action": "reject", "content": None})
                 break
+            if choice in EDIT and p.get("operation") == "RETRACT":
+                console.print("  [red]A retraction has no content to edit:[/] answer /approve (/a) or /reject (/r).")
+                continue
             if choice in EDIT:
                 new = _ask(console, "  new content: ")
                 if new is None:
@@ -256,13 +259,17 @@ def _collect_decisions(console: Console, proposals: list[dict]) -> list[dict] | 
 
 
 def _handle_pending(console: Console, agent: MemoryAgent, user: str, thread: str, pending: list[dict]) -> bool:
-    """Show pending proposals, ask for decisions and resume. False when the user left instead."""
+    """Show pending proposals, ask for decisions and resume with them as a ``HITLResponse``
+    (``memory_agent.memory.review``). False when the user left instead."""
+    # Start-up laziness: the review module imports LangChain's HITL types.
+    from memory_agent.memory.review import hitl_response
+
     console.print(f"[bold]{len(pending)} memory proposal(s) wait for your decision.[/]")
     decisions = _collect_decisions(console, pending)
     if decisions is None:
         return False
     try:
-        result = agent.resume(user, thread, decisions)
+        result = agent.resume(user, thread, hitl_response(decisions, pending))
     except ValueError as exc:  # malformed decision or nothing pending any more: the thread is unchanged
         console.print(f"[red]{escape(str(exc))}[/]")
         return True

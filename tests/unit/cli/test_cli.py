@@ -364,3 +364,13 @@ def test_eval_commands_without_the_evals_extra_say_how_to_install_it(monkeypatch
     # the other commands do not need the extra
     assert runner.invoke(app, ["--help"], env=WIDE).exit_code == 0
     assert invoke(tmp_path / "d", "config").exit_code == 0
+
+
+def test_chat_refuses_to_edit_a_retraction_and_resumes_with_hitl_decisions(tmp_path):
+    data = tmp_path / "data"
+    first = invoke(data, "chat", "--user", USER, input="I'm vegetarian.\n/e\nThe user is vegan.\n/exit\n")
+    assert first.exit_code == 0 and "written: The user is vegan." in first.output, first.output
+    result = invoke(data, "chat", "--user", USER, input="Forget that I'm vegan.\n/e\n/a\n/exit\n")
+    assert result.exit_code == 0, result.output
+    assert "A retraction has no content to edit" in result.output and "retracted: " in result.output
+    assert live_facts(data, USER) == []
