@@ -26,6 +26,7 @@ from starlette.routing import Route
 from memory_agent.app import accounts, control, erasure, export
 from memory_agent.app.agent import InputError, MemoryAgent, PendingApprovalError
 from memory_agent.core.kinds import profile_kinds
+from memory_agent.memory import review
 
 THREAD_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,100}$")
 
@@ -228,15 +229,22 @@ async def approvals(request: Request, user: str) -> Response:
     agent = await _agent(request)
 
     def load() -> list[dict[str, Any]]:
-        return [{"thread_id": t["thread_id"], "proposals": agent.pending(user, t["thread_id"])}
-                for t in agent.threads(user) if t["pending"]]
+        out = []
+        for t in agent.threads(user):
+            if t["pending"]:
+                proposals = agent.pending(user, t["thread_id"])  # in the order of the request's actions
+                out.append({"thread_id": t["thread_id"],
+                            "proposals": [{**p, "why": review.why_risky(p)} for p in proposals]})
+        return out
 
     return await _page(request, user, "approvals.html", waiting=await run_in_threadpool(load))
 
 
 @signed_in
 async def decide(request: Request, user: str) -> Response:
-    """POST per proposal ``action_<id>`` (approve | edit | reject) and ``content_<id>`` (for edit)."""
+    """POST per proposal ``action_<id>`` (approve | edit | reject), ``content_<id>`` (for edit) and
+    ``message_<id>`` (why, for reject): resumed as a ``HITLResponse``, one decision per action in the
+    order of the thread's approval request (``memory_agent.memory.review.hitl_response``)."""
     thread = _thread(request.path_params["thread"])
     form = await request.form()
     agent = await _agent(request)
@@ -254,8 +262,10 @@ async def decide(request: Request, user: str) -> Response:
                 decision = {"proposal_id": p["id"], "action": action}
                 if action == "edit":
                     decision["content"] = str(form.get(f"content_{p['id']}") or "")
+                if action == "reject" and str(form.get(f"message_{p['id']}") or "").strip():
+                    decision["message"] = str(form.get(f"message_{p['id']}"))
                 decisions.append(decision)
-            agent.resume(user, thread, decisions)
+            agent.resume(user, thread, review.hitl_response(decisions, pending))  # LangChain's HITL decisions
 
     await run_in_threadpool(run)
     return _redirect(request, "memories")

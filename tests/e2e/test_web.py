@@ -230,6 +230,18 @@ def test_second_user_sees_nothing_of_the_first_and_cannot_act_on_her_ids(site, b
     # nothing of alice's changed
     assert [f["id"] for f in control.list_memories(agent, ALICE)["facts"]] == [fact.id]
     assert len(agent.pending(ALICE, a_thread)) == 1
+
+    # alice rejects it, saying why: the reason is kept in the audit log, nothing is remembered
+    a_page.goto(site["url"] + "/approvals")
+    card = a_page.locator(".proposal").first
+    card.locator("input[value=reject]").check()
+    card.locator("input[name^=message_]").fill("Only this week, not for good.")
+    with a_page.expect_navigation():
+        a_page.click("text=Submit decisions")
+    assert agent.pending(ALICE, a_thread) == []
+    assert [f["id"] for f in control.list_memories(agent, ALICE)["facts"]] == [fact.id]
+    audit = control.memory_history(agent, ALICE)["audit"]
+    assert any("Only this week, not for good." in json.dumps(row, default=str) for row in audit)
     a_ctx.close()
     b_ctx.close()
 
