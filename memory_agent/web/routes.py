@@ -158,6 +158,9 @@ async def chat(request: Request, user: str) -> Response:
     agent = await _agent(request)
 
     def load() -> dict[str, Any]:
+        if agent.unfinished(user, thread):  # a turn cut short between nodes (a crash, a killed worker)
+            with request.app.state.agents.user_lock(user):
+                agent.finish_interrupted(user, thread)
         messages = [{"role": "you" if m.type == "human" else "agent", "text": m.content}
                     for m in agent.transcript(user, thread) if m.type in ("human", "ai")]
         return {"messages": messages, "threads": list(reversed(agent.threads(user))),

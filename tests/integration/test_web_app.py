@@ -105,3 +105,16 @@ def test_sign_in_refuses_a_wrong_key_and_revoking_ends_the_session(web):
     token = _token(client)
     assert client.post("/memories/switch", data={"enabled": "off", "csrftoken": token}).status_code == 401
     assert web["agent"].memory.ledger.memory_enabled(USER) is True
+
+
+def test_a_turn_cut_short_is_finished_when_its_conversation_is_opened(web):
+    _sign_in(web)
+    agent = web["agent"]
+    agent.model.mode = "interrupt"  # the extraction is cut short (Ctrl-C, a killed worker) after the answer
+    with pytest.raises(KeyboardInterrupt):
+        agent.turn(USER, "Hello.", thread_id="t9")
+    agent.model.mode = "script"
+    assert agent.unfinished(USER, "t9")
+    page = web["client"].get("/chat?thread=t9")
+    assert REPLY in page.text
+    assert not agent.unfinished(USER, "t9")
