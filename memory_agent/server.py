@@ -5,25 +5,37 @@ memory: threads, interrupts, resume), so the graph is compiled **without** one; 
 stays ours: the stores in ``Settings().data_dir`` (or the server backends the settings name),
 opened once per server process, on the first call.
 
-Every run passes the run context (``memory_agent.graph.context.AgentContext``; :class:`ServerContext` also
-takes ``now`` as an ISO 8601 string) as JSON, e.g. with the LangGraph SDK::
+Identity comes from authentication only: ``langgraph.json`` names the auth of
+:mod:`memory_agent.server_auth` (per-user API keys), and every run's user id is the authenticated
+user the server puts in the run's config (``configurable["langgraph_auth_user"]``), never a field the
+client fills in. The approval mode is the deployment's (``MEMORY_AGENT_APPROVAL``). The run context
+(:class:`ServerContext`) may still carry ``now`` (an ISO 8601 string), ``memory_enabled`` (it can
+only turn memory off: the user's own switch, ``memories off``, wins) and ``thread_id``; a ``user_id``
+or ``approval`` in it that differs is refused. With the SDK::
 
-    client.runs.wait(thread_id, "memory_agent", input={"messages": [{"role": "user", "content": "..."}]},
-                     context={"user_id": "alice", "approval": "always"})
-    client.runs.wait(thread_id, "memory_agent", command={"resume": "approve"}, context={"user_id": "alice"})
+    client = get_sync_client(url=URL, api_key=None, headers={"Authorization": f"Bearer {key}"})
+    client.runs.wait(thread_id, "memory_agent", input={"messages": [{"role": "user", "content": "..."}]})
+    client.runs.wait(thread_id, "memory_agent", command={"resume": {"decisions": [{"type": "approve"}]}})
 
 The embedded data folder is locked by the server process while it runs: stop the server before
-running ``memory-agent`` on the same folder, or give each its own ``MEMORY_AGENT_DATA_DIR``.
+running ``memory-agent`` on the same folder, or give each its own ``MEMORY_AGENT_DATA_DIR``
+(``memory-agent users ...`` is the exception: it touches only the key table).
 """
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import dataclasses
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from langgraph.graph.state import CompiledStateGraph
+
+from memory_agent.app.accounts import run_context_problem
 from memory_agent.app.agent import MemoryAgent
 from memory_agent.app.settings import Settings
 from memory_agent.graph.builder import build_graph
@@ -51,6 +63,57 @@ class ServerContext(AgentContext):
         super().__post_init__()
 
 
+class RunUserError(PermissionError):
+    """A run with no authenticated user, or whose context names another user or approval mode."""
+
+
+def run_context(config: Mapping[str, Any] | None, context: Any, approval: str) -> ServerContext:
+    """The context a run executes with: the user id of the run's authenticated user
+    (``config["configurable"]["langgraph_auth_user"]``, set by the LangGraph server from the auth of
+    ``langgraph.json``), the deployment's ``approval``, and ``now``, ``memory_enabled`` and
+    ``thread_id`` from the client's ``context`` (a dict or an :class:`AgentContext`).
+
+    Raises:
+        RunUserError: no authenticated user (the server runs without ``memory_agent.server_auth``, or
+            it is LangGraph Studio's keyless user), or the client's context names another user id or
+            approval mode.
+        ValueError: a field of the context fails :class:`ServerContext`'s checks.
+    """
+    user = ((config or {}).get("configurable") or {}).get("langgraph_auth_user")
+    identity = user.get("identity") if isinstance(user, Mapping) else getattr(user, "identity", None)
+    if not identity or type(user).__name__ == "StudioUser":
+        raise RunUserError("This run has no authenticated user: serve the graph with the auth of langgraph.json "
+                           "(memory_agent.server_auth:auth) and send an API key (Authorization: Bearer <key>).")
+    given = dataclasses.asdict(context) if dataclasses.is_dataclass(context) else dict(context or {})
+    problem = run_context_problem(given, identity, approval)
+    if problem:
+        raise RunUserError(problem)
+    return ServerContext(user_id=identity, approval=approval, now=given.get("now"),
+                         memory_enabled=given.get("memory_enabled", True), thread_id=given.get("thread_id"))
+
+
+class AuthenticatedGraph(CompiledStateGraph):
+    """The compiled graph, run only as the authenticated user of each run (:func:`run_context`):
+    every way of running it (``invoke``, ``stream``, ``astream``, events) goes through ``stream`` or
+    ``astream``, which replace the client's context before anything runs. The approval mode is the
+    one of the settings the stores were opened with."""
+
+    def stream(self, input, config=None, *, context=None, **kwargs):  # noqa: A002 - LangGraph's name
+        return super().stream(input, config, context=_context_of_run(config, context), **kwargs)
+
+    def astream(self, input, config=None, *, context=None, **kwargs):  # noqa: A002 - LangGraph's name
+        return super().astream(input, config, context=_context_of_run(config, context), **kwargs)
+
+
+def _context_of_run(config, context) -> ServerContext:
+    """:func:`run_context` under the settings the stores were opened with, and with the user's own
+    memory switch (``memories off``): off there means off for the run, whatever the client sent."""
+    ctx = run_context(config, context, _agent.settings.approval if _agent is not None else Settings().approval)
+    if ctx.memory_enabled and _agent is not None and not _agent.memory.ledger.memory_enabled(ctx.user_id):
+        ctx = dataclasses.replace(ctx, memory_enabled=False)
+    return ctx
+
+
 _lock = threading.Lock()
 _agent: MemoryAgent | None = None
 _graph = None
@@ -66,7 +129,9 @@ def _open():
             warm = getattr(_agent.memory.embeddings, "warm_up", None)
             if callable(warm):
                 warm()  # load the embedder in the background before the first run needs it
-            _graph = build_graph(_agent.memory, _agent.model, checkpointer=None, context_schema=ServerContext)
+            compiled = build_graph(_agent.memory, _agent.model, checkpointer=None, context_schema=ServerContext)
+            # the same graph as AuthenticatedGraph (how Pregel.copy makes its copies)
+            _graph = AuthenticatedGraph(**{k: v for k, v in compiled.__dict__.items() if k != "__orig_class__"})
         return _graph
 
 

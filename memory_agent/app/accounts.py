@@ -28,6 +28,7 @@ import hashlib
 import os
 import secrets
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 
 from memory_agent.app.settings import Settings
@@ -87,6 +88,21 @@ def revoke_keys(settings: Settings, user_id: str) -> int:
 def list_users(settings: Settings) -> list[str]:
     """Every user id holding at least one key, sorted."""
     return _keys(settings).key_users()
+
+
+def run_context_problem(given: object, user_id: str, approval: str) -> str | None:
+    """Why a run context a client sent may not be used by the authenticated ``user_id`` (``None`` when
+    it may): it names another ``user_id``, or an ``approval`` mode other than the deployment's
+    ``approval``. Anything that is not a mapping names neither."""
+    if not isinstance(given, Mapping):
+        return None
+    if given.get("user_id") not in (None, user_id):
+        return (f"The run context names user_id {given['user_id']!r}, but this API key signs in {user_id!r}: "
+                "the user of a run is the one its key signs in. Leave user_id out of the context.")
+    if given.get("approval") not in (None, approval):
+        return (f"The run context asks for approval {given['approval']!r}; this deployment's approval mode is "
+                f"{approval!r} (MEMORY_AGENT_APPROVAL, set by the operator). Leave approval out of the context.")
+    return None
 
 
 def key_hash(key: str) -> str:

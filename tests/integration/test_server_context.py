@@ -1,6 +1,7 @@
 """The run context and the input as JSON clients (``langgraph dev``, the SDK, Studio) send them: a
 context dict with an ISO-8601 clock, messages whose content is a list of blocks, and the user's own
-thread id in the context, which is what provenance records."""
+thread id in the context, which is what provenance records. The server graph runs only as the
+authenticated user the server puts in the run's config, under the deployment's approval mode."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from langchain_core.messages import HumanMessage
 from memory_agent import server
 from memory_agent.app import agent as agent_module
 from memory_agent.graph.context import AgentContext
-from memory_agent.server import ServerContext
+from memory_agent.server import RunUserError, ServerContext, run_context
 
 VEG = {"vegetarian": [{"kind": "preference", "content": "The user is vegetarian.", "topic": "diet"}]}
 
@@ -37,6 +38,7 @@ def test_bad_json_context_is_refused_with_what_to_send(context, words):
 def test_server_graph_has_no_checkpointer_of_its_own_and_uses_our_stores(tmp_path, monkeypatch, embedder):
     monkeypatch.setattr(agent_module, "load_embedder", lambda *a, **k: embedder)
     monkeypatch.setenv("MEMORY_AGENT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("MEMORY_AGENT_APPROVAL", "never")
     monkeypatch.setattr(server, "_graph", None)
     monkeypatch.setattr(server, "_agent", None)
     try:
@@ -46,6 +48,22 @@ def test_server_graph_has_no_checkpointer_of_its_own_and_uses_our_stores(tmp_pat
         assert asyncio.run(server.make_graph()) is graph  # stores opened once per process
         assert server._agent.memory is not None and (tmp_path / "data" / "agent.sqlite").is_file()
         assert set(graph.get_graph().nodes) >= {"load_memory", "answer", "propose_facts", "human_approval", "commit"}
+        assert isinstance(graph.copy({"checkpointer": None}), server.AuthenticatedGraph)  # as the server copies it
+
+        said = {"messages": [HumanMessage(content="I'm vegetarian.", id="m1")]}
+        with pytest.raises(RunUserError, match="no authenticated user"):
+            graph.invoke(said, context={"user_id": "alice"})  # a client-filled user id alone is nobody
+        as_alice = {"configurable": {"thread_id": "t1", "langgraph_auth_user": {"identity": "alice"}}}
+        with pytest.raises(RunUserError, match="signs in 'alice'"):
+            graph.invoke(said, as_alice, context={"user_id": "bob"})
+        graph.invoke(said, as_alice, context={"now": "2025-03-01T09:00:00Z"})  # approval: never (the deployment's)
+        assert [f.content for f in server._agent.memory.live("alice")] == ["The user is vegetarian."]
+        assert server._agent.memory.live("bob") == []
+        server._agent.memory.ledger.set_memory_enabled("alice", False, T0)  # her own switch, off
+        moved = {"messages": [HumanMessage(content="I live in Oslo.", id="m2")]}
+        out = graph.invoke(moved, as_alice, context={"memory_enabled": True, "now": "2025-03-01T10:00:00Z"})
+        assert out["memories"] == [] and [f.content for f in server._agent.memory.live("alice")] == [
+            "The user is vegetarian."]
     finally:
         if server._agent is not None:
             server._agent.close()  # releases the data folder's lock
@@ -63,3 +81,27 @@ def test_content_blocks_are_read_as_text_and_provenance_keeps_the_users_thread_i
     (fact,) = agent.memory.live("alice")
     assert fact.source.thread_id == "kitchen" and fact.evidence == "I am vegetarian."
     assert agent.memory.ledger.threads("alice") == ["kitchen"]
+
+
+class StudioUser:
+    identity = "langgraph-studio-user"
+
+
+@pytest.mark.parametrize(("config", "context", "words"), [
+    (None, {"user_id": "alice"}, "no authenticated user"),
+    ({"configurable": {"langgraph_auth_user": None}}, {}, "no authenticated user"),
+    ({"configurable": {"langgraph_auth_user": StudioUser()}}, {}, "no authenticated user"),
+    ({"configurable": {"langgraph_auth_user": {"identity": "alice"}}}, {"user_id": "bob"}, "signs in 'alice'"),
+    ({"configurable": {"langgraph_auth_user": {"identity": "alice"}}}, {"approval": "never"}, "MEMORY_AGENT_APPROVAL"),
+])
+def test_a_run_without_its_own_authenticated_user_is_refused(config, context, words):
+    with pytest.raises(RunUserError, match=words):
+        run_context(config, context, "always")
+
+
+def test_the_run_context_takes_the_user_from_authentication_and_the_mode_from_the_deployment():
+    config = {"configurable": {"langgraph_auth_user": {"identity": "alice"}, "user_id": "bob"}}
+    ctx = run_context(config, {"user_id": "alice", "now": "2025-03-01T09:00:00Z", "thread_id": "kitchen"}, "risky-only")
+    assert (ctx.user_id, ctx.approval, ctx.thread_id, ctx.clock()) == (
+        "alice", "risky-only", "kitchen", datetime(2025, 3, 1, 9, 0, tzinfo=UTC))
+    assert run_context(config, AgentContext("alice", T0, approval="risky-only"), "risky-only").now == T0
