@@ -262,7 +262,8 @@ def test_post_without_csrf_token_is_refused(site, browser):
 
 def test_page_mounted_in_langgraph_dev(tmp_path, browser):
     """``"http": {"app": ".../memory_agent/web/mount.py:app"}`` in ``langgraph.json``: ``langgraph dev`` serves
-    the page next to the API, on the graph's stores (a turn, its approval, the memory on the dashboard)."""
+    the page under /web/ next to the API, on the graph's stores (a turn, its approval, the memory on the
+    dashboard), and the API still answers its own clients."""
     pytest.importorskip("langgraph_api", reason="needs the studio extra: pip install -e '.[studio]'")
     import subprocess
     import sys
@@ -291,7 +292,7 @@ def test_page_mounted_in_langgraph_dev(tmp_path, browser):
         for _ in range(180):
             assert proc.poll() is None, log.read_text()[-3000:]
             try:
-                page.goto(url + "/signin")
+                page.goto(url + "/web/signin")
                 break
             except playwright_api.Error:
                 time.sleep(0.5)
@@ -303,7 +304,11 @@ def test_page_mounted_in_langgraph_dev(tmp_path, browser):
         with page.expect_navigation():
             page.click("text=Submit decisions")
         assert "The user is vegetarian." in page.locator("#facts").inner_text()
-        assert page.request.get(url + "/ok").ok  # the LangGraph API beside it
+        assert page.url.startswith(url + "/web/")
+        # the LangGraph API beside it is untouched by the page's middleware (CSRF, Host, session)
+        created = page.request.post(url + "/threads", data={}, headers={"x-api-key": key})
+        assert created.status == 200, created.text()
+        assert page.request.post(url + "/threads", data={}).status in (401, 403)  # and keeps its own auth
         page.close()
     finally:
         os.killpg(proc.pid, 15)
