@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import dataclasses
 import threading
 from collections.abc import Mapping
@@ -101,8 +102,12 @@ class AuthenticatedGraph(CompiledStateGraph):
     def stream(self, input, config=None, *, context=None, **kwargs):  # noqa: A002 - LangGraph's name
         return super().stream(input, config, context=_context_of_run(config, context), **kwargs)
 
-    def astream(self, input, config=None, *, context=None, **kwargs):  # noqa: A002 - LangGraph's name
-        return super().astream(input, config, context=_context_of_run(config, context), **kwargs)
+    async def astream(self, input, config=None, *, context=None, **kwargs):  # noqa: A002 - LangGraph's name
+        # the user's switch is a database read: off the event loop (the dev server fails blocking calls)
+        ctx = await asyncio.to_thread(_context_of_run, config, context)
+        async with contextlib.aclosing(super().astream(input, config, context=ctx, **kwargs)) as chunks:
+            async for chunk in chunks:
+                yield chunk
 
 
 def _context_of_run(config, context) -> ServerContext:

@@ -66,7 +66,8 @@ async def authenticate(headers: dict[bytes, bytes]) -> Auth.types.MinimalUserDic
     key = api_key(headers)
     if key is None:
         raise Auth.exceptions.HTTPException(status_code=401, detail=NO_KEY)
-    user_id = await asyncio.to_thread(accounts.authenticate, settings(), key)
+    # file and database reads (.env once, then the key's row): off the event loop
+    user_id = await asyncio.to_thread(lambda: accounts.authenticate(settings(), key))
     if user_id is None:
         raise Auth.exceptions.HTTPException(status_code=401, detail=BAD_KEY)
     return {"identity": user_id, "permissions": []}
