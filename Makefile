@@ -9,7 +9,8 @@ BIN    := $(VENV)/bin
 TORCH_SPEC ?= torch==2.13.0
 TORCH_PIP_ARGS ?=
 # Optional extras installed with the project (comma separated); .ci/run adds the ones its tests need.
-EXTRAS ?= dev
+# web: `memory-agent web` and its tests (the browser tests also need e2e and Debian's chromium).
+EXTRAS ?= dev,web
 comma  := ,
 STAMP  := $(VENV)/.installed-$(subst $(comma),-,$(EXTRAS))
 

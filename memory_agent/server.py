@@ -154,3 +154,14 @@ async def make_graph():
     if _graph is not None:
         return _graph
     return await asyncio.to_thread(_open)
+
+
+def shared_agent() -> MemoryAgent:
+    """This process's agent (the stores the graph runs on), opened on first use: what the web page
+    mounted in the LangGraph server (:mod:`memory_agent.web.mount`) reads and writes through, since
+    the embedded data folder can be opened by one agent per process only.
+
+    Raises: as :func:`make_graph`."""
+    _open()
+    assert _agent is not None
+    return _agent

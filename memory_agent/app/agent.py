@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
 from langgraph.types import Command
 
 from memory_agent.app.checkpoints import AgentTranscripts, checkpoint_thread_id, store_errors
@@ -211,9 +211,13 @@ class MemoryAgent:
 
     def stream_turn(
         self, user_id: str, text: str, *, thread_id: str | None = None, now: datetime | None = None,
-        approval: str | None = None, memory: bool = True,
+        approval: str | None = None, memory: bool = True, tokens: bool = False,
     ) -> Iterator[tuple[str, dict, float]]:
         """Run one turn and yield ``(node, update, seconds)`` as each node finishes.
+
+        With ``tokens``, the answer is also yielded as it is generated: ``("__token__", {"text": str},
+        0.0)`` for each piece the chat model streams (LangGraph's ``messages`` stream mode; a model
+        that does not stream gives its whole reply as one piece, before the ``answer`` update).
 
         Raises:
             InputError: empty or oversized message, blank user id.
@@ -238,16 +242,29 @@ class MemoryAgent:
         self.memory.ledger.remember_thread(user_id, thread_id, ctx.clock())
         self.memory.ledger.touch_thread(user_id, thread_id, ctx.clock())
         yield from self._stream({"messages": [HumanMessage(content=text, id=uuid.uuid4().hex)]},
-                                self._config(user_id, thread_id), ctx)
+                                self._config(user_id, thread_id), ctx, tokens=tokens)
 
-    def _stream(self, payload, config, ctx) -> Iterator[tuple[str, dict, float]]:
+    def _stream(self, payload, config, ctx, *, tokens: bool = False) -> Iterator[tuple[str, dict, float]]:
         """Run the graph; a write left half-done by an earlier store error is finished first, and a
-        store error now makes the next run finish what this one left (``LongTermMemory.repair``)."""
+        store error now makes the next run finish what this one left (``LongTermMemory.repair``).
+        ``tokens``: also yield the answer node's streamed pieces (see :meth:`stream_turn`)."""
         last = time.perf_counter()
+        modes = ["updates", "messages"] if tokens else ["updates"]
         try:
             with store_errors():
                 self.memory.repair_if_due()
-                for chunk in self.graph.stream(payload, config=config, context=ctx, stream_mode="updates"):
+                streamed = False
+                for mode, chunk in self.graph.stream(payload, config=config, context=ctx, stream_mode=modes):
+                    if mode == "messages":
+                        piece, meta = chunk
+                        text = piece.content if isinstance(piece.content, str) else ""
+                        # pieces of the reply come as chunks, or (a model that does not stream) as one
+                        # whole message; the node's returned message repeats the reply: skipped
+                        whole = not isinstance(piece, AIMessageChunk)
+                        if text and meta.get("langgraph_node") == "answer" and not (whole and streamed):
+                            streamed = True
+                            yield "__token__", {"text": text}, 0.0
+                        continue
                     now = time.perf_counter()
                     for node, update in chunk.items():
                         yield node, update if isinstance(update, dict) else {"value": update}, now - last

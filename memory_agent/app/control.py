@@ -23,6 +23,7 @@ from memory_agent.core.facts import Fact, Proposal, Source, stable_id
 from memory_agent.graph.context import user_id_problem
 from memory_agent.memory.lifecycle import expires_by_kind
 from memory_agent.memory.validation import check_edit
+from memory_agent.stores.session_memory import rendered_summary
 
 
 class ControlError(ValueError):
@@ -76,6 +77,15 @@ def memory_history(agent: MemoryAgent, user_id: str, fact_id: str | None = None)
         return {"user_id": user_id, "fact_id": fact_id, "chain": [f.model_dump(mode="json") for f in chain]}
     return {"user_id": user_id, "facts": [f.model_dump(mode="json") for f in agent.memory.ledger.facts(user_id)],
             "audit": agent.memory.ledger.audit_rows(user_id)}
+
+
+def recent_sessions(agent: MemoryAgent, user_id: str, now: datetime, limit: int = 10) -> list[dict[str, Any]]:
+    """The user's last ``limit`` ended sessions, newest first: each summary row (``thread_id``,
+    ``started_at``, ``ended_at``, ``fact_ids``) with ``text`` rendered from the live facts at ``now``
+    (a deleted fact no longer shows)."""
+    check_user(user_id)
+    rows = agent.memory.ledger.summaries(user_id)  # newest first
+    return [rendered_summary(agent.memory.ledger, row, now) for row in rows[:limit]]
 
 
 # ---- write -------------------------------------------------------------------------------------

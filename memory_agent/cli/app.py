@@ -13,6 +13,7 @@ Commands::
     memory-agent memories list|show|edit|delete|export|history|on|off --user U  (memories.py)
     memory-agent threads [--user U] | threads prune --older-than DAYS           (ops.py)
     memory-agent eval scenarios|locomo|locomo-qa FILE                           (evals.py)
+    memory-agent web [--host 127.0.0.1] [--port 8765]                           (web.py)
     memory-agent users add|revoke USER | users list                             (users.py)
 
 Start-up is kept short: importing this module loads typer, rich, pydantic and the settings; the agent
@@ -39,6 +40,7 @@ from memory_agent.cli.lifecycle import forget, forget_user, maintain
 from memory_agent.cli.memories import memories_app
 from memory_agent.cli.ops import doctor, threads_app
 from memory_agent.cli.users import users_app
+from memory_agent.cli.web import web
 
 OFFLINE_NOTE = (
     "is a deterministic, rule-based stand-in that is NOT a language model: "
@@ -108,6 +110,7 @@ app.add_typer(memories_app, name="memories")
 app.add_typer(threads_app, name="threads")
 app.add_typer(eval_app, name="eval")
 app.add_typer(users_app, name="users")
+app.command("web")(web)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(app())
