@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated, Any
@@ -33,9 +34,21 @@ class UsageError(ValueError):
     """A problem with the command line itself (message says what to do)."""
 
 
+# Width of the output when stdout is not a terminal (a pipe, a file, a CI log, a notebook): rich would
+# otherwise assume 80 columns and wrap table cells into one-word lines. Wide enough that no table of
+# this CLI wraps; ``COLUMNS`` still wins when set. ``--json`` stays the machine-readable path.
+PIPED_WIDTH = 1000
+
+
 def get_console() -> Console:
-    """A rich console on the current stdout (created per command, so test runners capture it)."""
-    return Console(highlight=False, soft_wrap=False)
+    """A rich console on the current stdout (created per command, so test runners capture it).
+
+    On a terminal rich uses the terminal's width. Otherwise the width is ``$COLUMNS`` when set, else
+    :data:`PIPED_WIDTH`, so tables are not wrapped at rich's 80-column fallback."""
+    console = Console(highlight=False, soft_wrap=False)
+    if not console.is_terminal and not os.environ.get("COLUMNS", "").strip().isdigit():
+        console = Console(highlight=False, soft_wrap=False, width=PIPED_WIDTH)
+    return console
 
 
 def explicit_options(ctx: typer.Context) -> dict[str, Any]:

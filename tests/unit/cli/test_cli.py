@@ -287,9 +287,21 @@ def test_config_masks_secrets_and_shows_precedence(tmp_path):
     assert data["MEMORY_AGENT_API_TOKEN"]["value"] == "***"
     assert data["OPENAI_API_KEY"]["value"] == "set"
     assert data["data_dir"]["value"] == str((tmp_path / "d").resolve())
+    assert data["max_memory_tokens"]["value"] == 600 and data["max_session_tokens"]["value"] == 400  # counts
     unset = json.loads(runner.invoke(app, ["config", "--json"], env={"OPENAI_API_KEY": None}).output)
     assert unset["OPENAI_API_KEY"]["value"] == "not set"
     assert unset["approval"] == {"value": "always", "source": "default"}
+
+
+def test_tables_are_not_wrapped_when_piped(tmp_path):
+    """Without a terminal (and no COLUMNS) rich would wrap every table at 80 columns."""
+    long_dir = tmp_path / ("a-long-folder-name-" * 6) / "data"
+    result = runner.invoke(app, ["--data-dir", str(long_dir), "config"], env={"COLUMNS": None})
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if line.strip().startswith("data_dir"))
+    assert str(long_dir.resolve()) in row and len(row) > 120
+    narrow = runner.invoke(app, ["--data-dir", str(long_dir), "config"], env={"COLUMNS": "80"})
+    assert str(long_dir.resolve()) not in narrow.output  # COLUMNS still wins: folded at 80
 
 
 def test_bad_setting_exits_2(tmp_path):
