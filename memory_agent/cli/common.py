@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only; the real import is lazy (op
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 UserOption = Annotated[str, typer.Option("--user", "-u", help="Whose memories.")]
+YesFlag = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation (for scripts).")]
 
 
 class UsageError(ValueError):
@@ -163,6 +164,23 @@ def read_only_agent(ctx: typer.Context, console: Console, user: str) -> Iterator
             yield agent
         finally:
             agent.close()
+
+
+def confirm_or_exit(console: Console, question: str, yes: bool) -> None:
+    """Ask ``question`` (y/N) unless ``yes`` (``--yes``); the same for every command that deletes.
+
+    Reads the answer from standard input (a terminal or a pipe). Anything but yes, or no input at all,
+    prints that nothing changed and raises ``typer.Exit(2)``."""
+    if yes:
+        return
+    try:
+        agreed = typer.confirm(question, default=False)
+    except typer.Abort:  # end of input, Ctrl-C
+        agreed = False
+        console.print()
+    if not agreed:
+        console.print("Nothing was changed. Answer y to go ahead, or add --yes to skip the question.")
+        raise typer.Exit(2)
 
 
 def dumps(value: Any) -> str:

@@ -293,6 +293,37 @@ def test_config_masks_secrets_and_shows_precedence(tmp_path):
     assert unset["approval"] == {"value": "always", "source": "default"}
 
 
+def test_a_pasted_block_at_a_terminal_is_one_message(monkeypatch):
+    """prompt_toolkit reads the terminal: a bracketed paste of three lines is one message, Enter sends it."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    from rich.console import Console
+
+    from memory_agent.cli import chat as chat_module
+
+    monkeypatch.setattr(chat_module, "_interactive", lambda: True)
+    with create_pipe_input() as keys:
+        monkeypatch.setattr(chat_module, "_SESSION", PromptSession(input=keys, output=DummyOutput()))
+        keys.send_text("\x1b[200~I moved to Porto.\nI work remotely.\nI cycle to the beach.\x1b[201~\r")
+        assert chat_module._ask(Console(), "you> ") == "I moved to Porto.\nI work remotely.\nI cycle to the beach."
+        keys.send_text("/exit\r")
+        assert chat_module._ask(Console(), "you> ") == "/exit"
+
+
+def test_global_option_after_the_command_says_where_it_goes(tmp_path):
+    result = invoke(tmp_path / "d", "chat", "--user", USER, "--model", "local")
+    assert result.exit_code == 2
+    assert "--model is a global option: put it before the command" in " ".join(result.output.split())
+    assert "No such option: --bogus" in invoke(tmp_path / "d", "chat", "--user", USER, "--bogus").output
+
+
+def test_chat_help_names_every_command_and_the_paste_rule():
+    text = " ".join(runner.invoke(app, ["chat", "--help"], env=WIDE).output.split())
+    for word in ("/memories", "/end", "/exit", "pasted block"):
+        assert word in text
+
+
 def test_tables_are_not_wrapped_when_piped(tmp_path):
     """Without a terminal (and no COLUMNS) rich would wrap every table at 80 columns."""
     long_dir = tmp_path / ("a-long-folder-name-" * 6) / "data"
