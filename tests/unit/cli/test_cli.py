@@ -352,9 +352,11 @@ def test_demo_delegates_to_evals_demo(monkeypatch, tmp_path):
     fake.run_demo = run_demo
     monkeypatch.setitem(sys.modules, "memory_agent.evals.demo", fake)
     scenarios = tmp_path / "s.jsonl"
-    result = invoke(tmp_path / "d", "demo", "--scenarios", str(scenarios), "--no-locomo")
+    result = invoke(tmp_path / "d", "demo", "--details", "--scenarios", str(scenarios), "--no-locomo")
     assert result.exit_code == 3
     assert calls and calls[0][:3] == (scenarios, None, True)
+    refused = invoke(tmp_path / "d", "demo", "--no-locomo")
+    assert refused.exit_code == 2 and "add --details" in refused.output
 
 
 def test_cli_import_does_not_load_heavy_modules():
