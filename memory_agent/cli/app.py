@@ -45,9 +45,9 @@ OFFLINE_NOTE = (
     "it matches simple first-person statements and replays stored facts, nothing more."
 )
 MODEL_HELP = (
-    f'Chat model. "offline" (the default) {OFFLINE_NOTE} "local" serves Gemma 3 270M in-process with '
-    'llama.cpp (extra "local"; "local:PATH.gguf" for another GGUF). Any LangChain provider:model string '
-    "works, e.g. openai:gpt-4o-mini (needs OPENAI_API_KEY). \\[env: MEMORY_AGENT_MODEL]"
+    f'Chat model. "offline" (the default) {OFFLINE_NOTE} Any LangChain provider:model string works, e.g. '
+    'openai:gpt-4o-mini (needs OPENAI_API_KEY). "local" (Gemma 3 270M in-process, extra "local") is a test '
+    "adversary, not a chat model. \\[env: MEMORY_AGENT_MODEL]"
 )
 
 

@@ -453,6 +453,10 @@ def chat(
         if settings.model.strip() in ("", "offline"):
             console.print("[dim]Model: offline, a rule-based stand-in, not a language model "
                           "(use --model provider:model for real answers).[/]")
+        elif settings.model.strip().split(":", 1)[0] == "local":
+            console.print("[yellow]Model: local (Gemma 3 270M), a test adversary, not a chat model: it does not "
+                          "follow the system prompt and takes minutes per turn on a small CPU (docs/models.md).[/]",
+                          soft_wrap=True)
         if agent is not None:
             _print_memory_off(console, agent, user)
         console.print("[dim]/memories lists your memories · /end ends the conversation and writes its summary · "
