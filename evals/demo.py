@@ -324,12 +324,15 @@ def run_story(agent_factory: AgentFactory, console: Console) -> StoryResult:
             agent.close()
     result.seconds = time.perf_counter() - started
 
-    gone = ", ".join(f"{h['content']} ({h['status']})" for h in result.history)
-    console.print(f"\n[bold]What it keeps now[/]: {'; '.join(escape(x) for x in result.live)}")
-    if gone:
-        console.print(f"[dim]Kept only as history, never put in a prompt: {escape(gone)}[/]")
-    table = Table(title="\nA day later, in new conversations: the same questions with memory on and off",
-                  title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    console.print("\n[bold]What it keeps now[/] (put into prompts when relevant)")
+    for content in result.live:
+        console.print(f"  • {escape(content)}")
+    if result.history:
+        console.print("[bold]Kept only as history[/] (never put into a prompt; memory-agent memories history shows it)")
+        for h in result.history:
+            console.print(f"  [dim]• {escape(h['content'])} ({h['status']})[/]")
+    console.print("\n[bold]A day later, in new conversations: the same questions with memory on and off[/]")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("you asked", style="bold")
     table.add_column("memory on: recalled → answer")
     table.add_column("memory off: answer")
