@@ -1,4 +1,9 @@
-"""The evaluation demo: scenarios with memory on and off, then a small LoCoMo replay.
+"""``memory-agent demo``: a short story a newcomer can follow, then (``--details``) the full evaluation.
+
+The default: the story of :mod:`memory_agent.evals.demo_story` (two conversations, then the same
+questions with memory on and off), one line of the example scenarios' score, and where to go next.
+
+With ``details``:
 
 1. Replays a scenario file (default: this package's ``scenarios/examples.jsonl``) with memory on
    and with memory off, each scenario on a fresh embedded store in a temporary folder, and prints
@@ -10,7 +15,7 @@
    4 as coded in the file) whose evidence lies in sessions 1–5, with memory on and off, and prints
    token F1 against the gold answers.
 
->>> run_demo(None, None, skip_locomo=False, console=Console())   # doctest: +SKIP
+>>> run_demo(None, None, skip_locomo=False, console=Console(), details=True)   # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -26,10 +31,12 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from memory_agent.app.agent import MemoryAgent
 from memory_agent.app.settings import Settings
+from memory_agent.evals.demo_story import STORY, StoryResult, run_story
 from memory_agent.evals.locomo import (
     LOCOMO_SOURCE,
     LocomoConversation,
@@ -41,8 +48,8 @@ from memory_agent.evals.scenario_format import ScenarioFormatError, load_scenari
 from memory_agent.evals.scenario_report import render_comparison, render_scenario_details, report_to_dict
 from memory_agent.evals.scenario_runner import AgentFactory, make_agent_factory, run_scenarios
 
-__all__ = ["DEFAULT_LOCOMO_PATH", "LocomoDemoResult", "default_scenarios_path", "resolve_locomo_path", "run_demo",
-           "run_locomo_demo"]
+__all__ = ["DEFAULT_LOCOMO_PATH", "STORY", "LocomoDemoResult", "StoryResult", "default_scenarios_path",
+           "resolve_locomo_path", "run_demo", "run_locomo_demo", "run_story"]
 
 DEFAULT_LOCOMO_PATH = Path("../shared/datasets/locomo/locomo_dev.json")
 LOCOMO_SAMPLE_ID = "conv-26"
@@ -155,7 +162,7 @@ def run_locomo_demo(
     user = f"locomo:{conv.sample_id}:{conv.speaker_a}"
     replayed = [s for s in conv.sessions if s.number <= sessions and s.at is not None]
     qs = questions_within_sessions(conv, range(1, sessions + 1), category=category, limit=questions)
-    console.rule(f"LoCoMo {conv.sample_id}: sessions 1–{sessions}, {conv.speaker_a} as the user")
+    console.print(f"\n[bold]LoCoMo {conv.sample_id}: sessions 1–{sessions}, {conv.speaker_a} as the user[/bold]")
     console.print(f"[dim]Data: {path} (CC BY-NC 4.0, read at run time, not copied). Only {conv.speaker_a}'s "
                   f"turns are sent; {conv.speaker_b}'s are not. Every proposal is approved.[/dim]")
     sent = 0
@@ -220,6 +227,14 @@ def run_locomo_demo(
 # ==============================================================================================
 
 
+NEXT_STEPS = [
+    ("memory-agent chat --user you@example.com", "talk to it yourself; you approve, edit or reject each memory"),
+    ("memory-agent --model openai:gpt-4o-mini chat --user you@example.com", "the same with a real model"),
+    ("memory-agent demo --details", "every example scenario with memory on and off, per tag, and a LoCoMo replay"),
+    ("docs/lifecycle.md, docs/trust-boundary.md, docs/evals.md", "how memories live, what is trusted, the figures"),
+]
+
+
 def run_demo(
     scenarios: Path | None,
     locomo: Path | None,
@@ -227,24 +242,73 @@ def run_demo(
     console: Console,
     settings: Settings | None = None,
     *,
+    details: bool = False,
     out: Path | None = None,
 ) -> int:
-    """Run the scenario comparison and (unless ``skip_locomo``) the LoCoMo replay; print everything.
+    """Play the story (:func:`run_story`) and say where to go next; with ``details``, the scenario
+    comparison and (unless ``skip_locomo``) the LoCoMo replay instead.
 
     Args:
         scenarios: a scenario file (SCENARIOS.md format); ``None`` = :func:`default_scenarios_path`.
+            Used with ``details`` only.
         locomo: the LoCoMo file, or a folder holding ``locomo_dev.json`` / ``locomo10.json``; ``None`` =
             ``../shared/datasets/locomo/locomo_dev.json`` relative to the working folder. When absent,
-            the demo says where to get it and goes on.
+            the demo says where to get it and goes on. Used with ``details`` only.
         skip_locomo: skip the LoCoMo part.
         console: where to print.
         settings: model, embedder and ``top_k`` (``None``: built-in defaults, i.e. the offline
             rule-based model and all-MiniLM-L6-v2). Stores are always embedded, in temporary folders.
-        out: optional JSON file for the full results (scenario reports on/off and LoCoMo numbers).
+        details: the full evaluation instead of the story.
+        out: optional JSON file for the results (the story; with ``details``, the scenario reports on/off
+            and the LoCoMo numbers).
 
     Returns:
         0 on success; 2 when the scenario file is missing or malformed (the error is printed).
     """
+    settings = _demo_settings(settings)
+    if details:
+        return _run_details(scenarios, locomo, skip_locomo, console, settings, out=out)
+    offline = settings.model.strip() in ("", "offline")
+    console.print("[bold]memory-agent demo[/]: one user, two conversations a month apart, on a fresh store in a "
+                  "temporary folder. Every memory the agent proposes is approved here; in a chat you decide.")
+    console.print(f"[dim]Model: {escape(settings.model)}"
+                  + (" (a rule-based stand-in, not a language model: its answers only restate what it "
+                     "recalled)" if offline else "") + f"; embedder: {escape(settings.embedder)}.[/]")
+    with console.status("Loading the embedder…"):
+        factory = make_agent_factory(settings)
+    story = run_story(factory, console)
+    scores = _example_scores(factory, console)
+    console.print("\n[bold]Next[/]")
+    for command, what in NEXT_STEPS:
+        console.print(f"  [cyan]{escape(command)}[/]  [dim]{escape(what)}[/]")
+    console.print(f"[dim]The story took {story.seconds:.1f} s.[/]")
+    if out is not None:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_text(json.dumps({"story": story.to_dict(), "example_scores": scores}, indent=2,
+                                        ensure_ascii=False, default=str), encoding="utf-8")
+        console.print(f"Results written to {out}")
+    return 0
+
+
+def _example_scores(factory: AgentFactory, console: Console) -> dict[str, Any]:
+    """Replay the example scenarios (:func:`default_scenarios_path`) with memory on and off and print one line
+    of probes passed; returns ``{"scenarios", "on": [passed, total], "off": [passed, total]}``."""
+    loaded = load_scenarios(default_scenarios_path())
+    passed = {}
+    for mode, memory in (("on", True), ("off", False)):
+        with console.status(f"Replaying the {len(loaded)} example scenarios with memory {mode}…"):
+            passed[mode] = list(run_scenarios(loaded, agent_factory=factory, memory=memory).probes_passed())
+    (on, on_total), (off, off_total) = passed["on"], passed["off"]
+    console.print(f"\n[bold]Across the {len(loaded)} example scenarios[/] (evals/scenarios/examples.jsonl: supersede, "
+                  f"forget, poisoning, isolation…): probes passed with memory on [bold green]{on} of {on_total}[/], "
+                  f"with memory off [bold]{off} of {off_total}[/] [dim](checks of the store count with memory on "
+                  "only; per tag: memory-agent demo --details)[/]")
+    return {"scenarios": len(loaded), **passed}
+
+
+def _run_details(scenarios: Path | None, locomo: Path | None, skip_locomo: bool, console: Console,
+                 settings: Settings, *, out: Path | None = None) -> int:
+    """The scenario comparison and the LoCoMo replay (``memory-agent demo --details``); see :func:`run_demo`."""
     path = Path(scenarios) if scenarios is not None else default_scenarios_path()
     try:
         loaded = load_scenarios(path)
@@ -254,8 +318,7 @@ def run_demo(
     except ScenarioFormatError as exc:
         console.print(f"[red]Malformed scenario file:[/red] {exc}")
         return 2
-    settings = _demo_settings(settings)
-    console.rule(f"Scenarios: {path.name} ({len(loaded)} scenarios), memory on vs off")
+    console.print(f"\n[bold]Scenarios: {path.name} ({len(loaded)} scenarios), memory on vs off[/bold]")
     console.print(f"[dim]Model: {settings.model} (the offline model is rule-based, not a language model); "
                   f"embedder: {settings.embedder}; each scenario on a fresh embedded store.[/dim]")
     started = time.perf_counter()
@@ -274,11 +337,11 @@ def run_demo(
             reports[memory] = run_scenarios(loaded, agent_factory=factory, memory=memory, on_result=tick)
     on, off = reports[True], reports[False]
     on.source = off.source = str(path)
-    console.print("[bold]What each scenario's sessions wrote (memory on)[/bold]: "
+    render_comparison(on, off, console)
+    console.print("\n[bold]What each scenario's sessions wrote (memory on)[/bold]: "
                   "[green]+ remembered[/green], [yellow]~ superseded (old → new)[/yellow], "
                   "[magenta]- retracted[/magenta]")
     render_scenario_details(on, console)
-    render_comparison(on, off, console)
     console.print(f"[dim]Scenarios took {time.perf_counter() - started:.1f} s.[/dim]")
 
     locomo_result = None

@@ -31,8 +31,15 @@ def latest_user_message(state: AgentState) -> HumanMessage | None:
     return None
 
 
-def check_owner(state: AgentState, ctx: AgentContext) -> None:
-    """Raise :class:`ThreadOwnerError` when the thread was started by another user id."""
+NO_CONTEXT = ('This run has no context: pass context={"user_id": "alice@example.com"} with the run '
+              "(LangGraph SDK: runs.wait(..., context=...); Studio: the run's context panel).")
+
+
+def check_owner(state: AgentState, ctx: AgentContext | None) -> None:
+    """Raise :class:`ThreadOwnerError` when the thread was started by another user id, ``ValueError``
+    (:data:`NO_CONTEXT`) when the run has no context at all."""
+    if not isinstance(ctx, AgentContext):
+        raise ValueError(NO_CONTEXT)
     owner = state.get("owner")
     if owner is not None and owner != ctx.user_id:
         raise ThreadOwnerError("This thread belongs to another user; start a new thread for this user id.")

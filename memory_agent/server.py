@@ -53,6 +53,9 @@ class ServerContext(AgentContext):
             ``AgentContext`` fails.
     """
 
+    # A run without user_id gets user_id_problem's one-line error from AgentContext's check, not a TypeError.
+    user_id: str = ""
+
     def __post_init__(self) -> None:
         if isinstance(self.now, str):
             try:

@@ -1,4 +1,5 @@
-"""``memory-agent doctor``: is every configured backend usable? Checks the data folder, SQLite or
+"""``memory-agent doctor``: is every configured backend usable, and is any data left where the settings no
+longer look (:mod:`memory_agent.app.placement`)? Checks the data folder, SQLite or
 Postgres (schema, half-written decisions) and Chroma (reachable, embedder of every collection)
 without changing anything. A plain function so the CLI (``memory_agent/cli/ops.py``), notebooks and
 tests share it.
@@ -12,6 +13,7 @@ from urllib.parse import urlparse
 
 import chromadb
 
+from memory_agent.app.placement import how_to_move, stranded_data
 from memory_agent.app.settings import Settings, mask_url
 from memory_agent.models.embeddings import load_embedder
 from memory_agent.stores.base import StoreError
@@ -48,6 +50,7 @@ def doctor(settings: Settings) -> list[Check]:
         checks.append(Check("embedder", "configured", "fail", str(exc), "set MEMORY_AGENT_EMBEDDER to minilm "
                             "or openai:text-embedding-3-small"))
 
+    _check_placement(settings, checks)
     lock_holder = None
     if settings.uses_data_dir:
         lock_holder = _check_data_dir(settings, checks)
@@ -58,6 +61,23 @@ def doctor(settings: Settings) -> list[Check]:
     if settings.chroma_url or lock_holder is None:
         _check_chroma(settings, embedder, checks)
     return checks
+
+
+def _check_placement(settings: Settings, checks: list[Check]) -> None:
+    """Data the folder holds in an embedded store the settings moved to a server: ``fail`` when the other
+    store stays in the folder (commands refuse to open), ``warn`` when both are on servers (not read)."""
+    stranded = stranded_data(settings)
+    for s in stranded:
+        mixed = settings.uses_data_dir
+        effect = ("commands refuse to start: they would read one store and write the other" if mixed
+                  else "no command reads it: everything goes to the servers")
+        checks.append(Check("data folder", f"{s.store} data left behind", "fail" if mixed else "warn",
+                            f"{s.path} holds {s.what}; {s.setting} sends that store to {s.url}; {effect}",
+                            how_to_move(settings)))
+    if not stranded and (settings.database_url or settings.chroma_url):
+        where = ", ".join(f"{name}: {mask_url(url)}" for name, url in (
+            ("ledger and checkpoints", settings.database_url), ("live index", settings.chroma_url)) if url)
+        checks.append(Check("data folder", "data left behind", "ok", f"none; {where}"))
 
 
 def _check_data_dir(settings: Settings, checks: list[Check]) -> int | None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from memory_agent.app.placement import check_placement
 from memory_agent.app.settings import Settings
 from memory_agent.memory.retrieval import RetrievalConfig
 from memory_agent.models.embeddings import EmbedderInfo
@@ -49,9 +50,11 @@ def open_stores(settings: Settings, embedder: EmbedderInfo) -> OpenStores:
     finished by ``MemoryAgent.open`` (:meth:`LongTermMemory.repair`), once working memory is attached.
 
     Raises:
-        memory_agent.stores.data_dir.DataDirError: the folder is not writable or another process holds it.
+        memory_agent.stores.data_dir.DataDirError: the folder is not writable or another process holds it, or
+            it holds data of a store the settings moved to a server (``placement.check_placement``).
         memory_agent.stores.base.StoreError: a store is corrupt or down.
     """
+    check_placement(settings)  # one store on a server, the other in a folder holding the first one's data
     closers: list[Callable[[], None]] = []
     try:
         data = DataDir(settings.data_dir) if settings.uses_data_dir else None

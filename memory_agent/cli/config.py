@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,19 +15,26 @@ from rich.text import Text
 from memory_agent.app.settings import Settings, mask_url
 from memory_agent.cli.common import JsonFlag, dumps, explicit_options, get_console, handle_errors, settings_from
 
-SECRET_MARKERS = ("key", "token", "password", "secret")
+# A name is a secret's when one of its words (split on "_") is one of these, singular: API_KEY,
+# API_TOKEN, DB_PASSWORD. ``max_memory_tokens`` is a count, not a secret; numbers are never masked.
+SECRET_WORDS = frozenset({"key", "token", "password", "passwd", "secret", "credentials"})
 
 
-def _is_secret(name: str) -> bool:
-    return any(marker in name.lower() for marker in SECRET_MARKERS)
+def _is_secret(name: str, value: Any = "") -> bool:
+    """True when ``name`` names a secret (a word of it is in :data:`SECRET_WORDS`) and ``value`` (a typed
+    setting's) is not a number or a bool."""
+    if isinstance(value, int | float):  # bool is an int
+        return False
+    return any(word in SECRET_WORDS for word in re.split(r"[^a-z0-9]+", name.lower()))
 
 
 def effective_config(settings: Settings, explicit: dict[str, Any]) -> list[dict[str, Any]]:
     """Rows ``{"name", "value", "source", "note"}`` of the effective settings, secrets masked.
 
-    ``source`` is ``option``, ``env MEMORY_AGENT_<NAME>``, ``.env file`` or ``default``. Any setting or
-    ``MEMORY_AGENT_*`` variable with key/token/password/secret in its name shows only ``***``; a
-    password inside a URL is masked too. ``OPENAI_API_KEY`` is reported as ``set`` / ``not set``.
+    ``source`` is ``option``, ``env MEMORY_AGENT_<NAME>``, ``.env file`` or ``default``. A setting or
+    ``MEMORY_AGENT_*`` variable whose name has the word key, token, password or secret shows only ``***``
+    (numbers are never masked: ``max_memory_tokens`` is a count); a password inside a URL is masked too.
+    ``OPENAI_API_KEY`` is reported as ``set`` / ``not set``.
     """
     rows = []
     for name, field in type(settings).model_fields.items():
@@ -45,7 +53,7 @@ def effective_config(settings: Settings, explicit: dict[str, Any]) -> list[dict[
         note = ""
         if value is None:
             shown: Any = None
-        elif _is_secret(name):
+        elif _is_secret(name, value):
             shown = "***"
         elif isinstance(value, Path):
             shown = str(value.expanduser().resolve())

@@ -2,12 +2,12 @@
 
 Commands::
 
-    memory-agent forget --user U --since "1 hour"
+    memory-agent forget --user U --since "1 hour" [--yes]
     memory-agent forget-user U [--canary TEXT ...] [--yes] [--json]
     memory-agent maintain [--user U] [--dry-run]
 
 Exit codes: 0 success, 1 an erasure that left data behind, 2 a usage or environment problem
-(or ``forget-user`` not confirmed).
+(or a deletion not confirmed: every command that deletes asks, unless ``--yes``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,15 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from memory_agent.cli.common import JsonFlag, UserOption, dumps, get_console, read_only_agent
+from memory_agent.cli.common import (
+    JsonFlag,
+    UserOption,
+    YesFlag,
+    confirm_or_exit,
+    dumps,
+    get_console,
+    read_only_agent,
+)
 from memory_agent.core.facts import utcnow
 
 
@@ -25,6 +33,7 @@ def forget(
     ctx: typer.Context,
     user: UserOption,
     since: Annotated[str, typer.Option("--since", help="How far back, e.g. '1 hour', '30 minutes', '2 days'.")],
+    yes: YesFlag = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Forget the last stretch of time: facts, threads (transcripts), summaries and episodes written in it."""
@@ -33,7 +42,10 @@ def forget(
 
     console = get_console()
     with read_only_agent(ctx, console, user) as agent:
-        out = erasure.forget_since(agent, user, erasure.parse_duration(since), utcnow())
+        window = erasure.parse_duration(since)
+        confirm_or_exit(console, f"Forget everything {user!r} said or stored in the last {since}? "
+                        "This cannot be undone", yes)
+        out = erasure.forget_since(agent, user, window, utcnow())
     if as_json:
         typer.echo(dumps(out))
         return
@@ -48,7 +60,7 @@ def forget_user(
     user: Annotated[str, typer.Argument(help="The user id to erase from every store.")],
     canary: Annotated[list[str] | None, typer.Option(
         "--canary", help="Also scan for this text after erasing (repeatable), e.g. a phrase the user said.")] = None,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    yes: YesFlag = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Erase a user: facts, embeddings, summaries, episodes, every thread's checkpoints, API keys; audit rows
@@ -57,8 +69,7 @@ def forget_user(
     from memory_agent.app import erasure
 
     console = get_console()
-    if not yes and not typer.confirm(f"Erase every memory and conversation of {user!r}? This cannot be undone"):
-        raise typer.Exit(2)
+    confirm_or_exit(console, f"Erase every memory and conversation of {user!r}? This cannot be undone", yes)
     with read_only_agent(ctx, console, user) as agent:
         report = erasure.forget_user(agent, user, utcnow(), canary or (), check=False)
     if as_json:

@@ -27,7 +27,16 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from memory_agent.cli.common import JsonFlag, UserOption, dumps, get_console, read_only_agent, short_time
+from memory_agent.cli.common import (
+    JsonFlag,
+    UserOption,
+    YesFlag,
+    confirm_or_exit,
+    dumps,
+    get_console,
+    read_only_agent,
+    short_time,
+)
 from memory_agent.core.facts import utcnow
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -246,6 +255,7 @@ def memories_delete(
     ctx: typer.Context,
     fact_id: Annotated[str, typer.Argument(help="The fact to delete (any version of it).")],
     user: UserOption,
+    yes: YesFlag = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Delete a memory for good: every version, its embedding, and the text of its audit rows."""
@@ -254,6 +264,8 @@ def memories_delete(
 
     console = get_console()
     with read_only_agent(ctx, console, user) as agent:
+        confirm_or_exit(console, f"Delete memory {fact_id} of {user!r} for good, every version? "
+                        "This cannot be undone", yes)
         try:
             out = control.delete_memory(agent, user, fact_id, utcnow())
         except control.MemoryNotFoundError as exc:

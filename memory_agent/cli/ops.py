@@ -21,6 +21,8 @@ from rich.table import Table
 from memory_agent.cli.chat import resume_command
 from memory_agent.cli.common import (
     JsonFlag,
+    YesFlag,
+    confirm_or_exit,
     dumps,
     explicit_options,
     get_console,
@@ -115,6 +117,7 @@ def threads_prune(
                                               min=0)],
     user: Annotated[str | None, typer.Option("--user", "-u", help="Only this user's threads.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only list what would be deleted.")] = False,
+    yes: YesFlag = False,
     as_json: JsonFlag = False,
 ) -> None:
     """Delete the checkpoints of old threads (working memory). Threads waiting for an approval are kept."""
@@ -127,6 +130,10 @@ def threads_prune(
         if settings.uses_data_dir and not settings.data_dir.exists():
             console.print(f"No data folder at {escape(str(settings.data_dir.resolve()))}: nothing to prune.")
             return
+        if not dry_run:
+            whose = "every user's" if user is None else f"{user!r}'s"
+            confirm_or_exit(console, f"Delete the transcripts of {whose} threads with no activity for "
+                            f"{older_than:g} days? This cannot be undone", yes)
         agent = open_agent(settings, read_only=True)
         try:
             rows = prune_threads(agent, older_than, user_id=user, dry_run=dry_run)

@@ -1,4 +1,5 @@
-"""The README's Python snippet runs as written, and its graph diagram matches the built graph."""
+"""The README's Python snippet runs as written, its graph diagram matches the built graph, and every command
+of the README and of ``docs/*.md`` is run by a test here, by another named test, or by ``.ci/run``."""
 
 from __future__ import annotations
 
@@ -16,6 +17,11 @@ from pathlib import Path
 from memory_agent.app import agent as agent_module
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+#: The README, then every page of docs/ (sorted by name): their bash blocks run in this order.
+DOC_FILES = [Path(__file__).resolve().parents[2] / "README.md",
+             *sorted((Path(__file__).resolve().parents[2] / "docs").glob("*.md"))]
+DOCS = {path.name: path.read_text(encoding="utf-8") for path in DOC_FILES}
+ALL_TEXT = "\n".join(DOCS.values())
 
 
 def _block(language: str) -> str:
@@ -67,11 +73,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def bash_commands() -> list[tuple[str, dict[str, str]]]:
-    """``(command, exported variables)`` for every command line of the README's bash blocks.
+    """``(command, exported variables)`` for every command line of the bash blocks of the README and
+    ``docs/*.md`` (:data:`DOC_FILES` order).
 
     Comments are dropped; ``export A=1 B=2`` lines set variables for the rest of their block."""
     out = []
-    for block in re.findall(r"```bash\n(.*?)```", README, re.DOTALL):
+    for block in re.findall(r"```bash\n(.*?)```", ALL_TEXT, re.DOTALL):
         env: dict[str, str] = {}
         for raw in block.splitlines():
             line = re.sub(r"\s+#.*$", "", raw).strip()
@@ -91,8 +98,14 @@ RUN_ELSEWHERE = {
     "make test": ".ci/run",
     "make install EXTRAS=dev,studio": ".ci/run",  # .ci/run installs dev,studio,local,web,e2e
     "make install EXTRAS=dev,local": ".ci/run",
+    "make install EXTRAS=dev,web": ".ci/run",
+    "make install EXTRAS=dev,web,e2e": ".ci/run",
+    "sudo apt-get install -y chromium": ".ci/run",  # .ci/run installs it like pgbouncer
     "make demo": ".ci/run",
     ".venv/bin/langgraph dev --no-browser": "tests/e2e/test_langgraph_dev.py",
+    # the web page serves until stopped: the browser test starts it and drives every page
+    ".venv/bin/memory-agent web": "tests/e2e/test_web.py",
+    ".venv/bin/python -m memory_agent.web.screenshots": ".ci/run",
     # full eval runs, from the repository root where ../shared is: minutes each, so CI, not a test
     ".venv/bin/memory-agent eval scenarios ../shared/evals/scenarios_example.jsonl": ".ci/run",
     ".venv/bin/memory-agent eval scenarios evals/scenarios/examples.jsonl": ".ci/run",
@@ -121,14 +134,14 @@ def test_every_readme_command_is_run_somewhere():
         if command in RUN_ELSEWHERE:
             continue
         assert command.startswith((".venv/bin/memory-agent ", ".venv/bin/python -m memory_agent.graph.diagram ")), (
-            f"README command {command!r} is run by no test: "
+            f"README/docs command {command!r} is run by no test: "
             "run it in tests/e2e/test_readme.py or list it in RUN_ELSEWHERE")
     assert 'export EXTRAS="${EXTRAS:-dev,studio,local,web,e2e}"' in ci and re.search(r"^make test$", ci, re.MULTILINE)
     assert re.search(r"^make demo", ci, re.MULTILINE)
-    for script in set(re.findall(r"`python (benchmarks/\w+\.py)", README)):  # quoted next to the figures
+    for script in set(re.findall(r"`python (benchmarks/\w+\.py)", ALL_TEXT)):  # quoted next to the figures
         assert re.search(rf"^\.venv/bin/python {script}", ci, re.MULTILINE), f"{script} is run neither here nor by CI"
     assert '"dev"' in dev_test and '"--no-browser"' in dev_test
-    assert {c for c, _ in bash_commands()} >= set(RUN_ELSEWHERE), "RUN_ELSEWHERE lists a command the README lost"
+    assert {c for c, _ in bash_commands()} >= set(RUN_ELSEWHERE), "RUN_ELSEWHERE lists a command the docs lost"
     replay_test = (ROOT / REPLAY_TEST).read_text(encoding="utf-8")
     verbs = ('"serve"', '"next"', '"answer"', '"record", "run"', '"scenarios"', "replay:")
     assert all(verb in replay_test for verb in verbs), "the replay test no longer runs the README's recording steps"
@@ -148,7 +161,7 @@ def test_fork_it_points_to_files_that_exist():
 
 
 def test_layout_names_folders_and_import_paths_that_exist():
-    section = README.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    section = DOCS["architecture.md"].split("## Layout", 1)[1].split("\n## ", 1)[0]
     rows = [line.split("|")[1:3] for line in section.splitlines() if line.startswith("| `")]
     assert len(rows) >= 10, rows
     for folders, import_path in rows:
@@ -244,7 +257,7 @@ def test_readme_cli_commands_run_as_written(embedder, tmp_path, monkeypatch, req
     outputs = dict(ran)
     assert len(ran) + len(skipped) == sum(c.startswith(".venv/bin/memory-agent ") and c not in RUN_ELSEWHERE
                                           for c, _ in bash_commands())
-    assert len(skipped) <= 3  # the local model and the two production-backend commands, when not set up
+    assert len(skipped) <= 2  # the two production-backend commands, when no servers are set up
     resumed = next(o for c, o in ran if "--thread" in c)
     assert "written: The user lives in Oslo." in resumed  # the approval left pending by the first chat
     listed = next(o for c, o in ran if "memories list" in c)

@@ -27,7 +27,8 @@ def test_json_context_becomes_a_server_context_with_a_parsed_clock():
     assert ctx.approval == "never"
 
 
-@pytest.mark.parametrize(("context", "words"), [({"user_id": "a", "now": "yesterday"}, "ISO 8601"),
+@pytest.mark.parametrize(("context", "words"), [({}, "The user id is empty: pass a non-blank user id"),
+                                                ({"user_id": "a", "now": "yesterday"}, "ISO 8601"),
                                                 ({"user_id": " "}, "user_id"),
                                                 ({"user_id": "a", "approval": "sometimes"}, "approval")])
 def test_bad_json_context_is_refused_with_what_to_send(context, words):
@@ -105,3 +106,35 @@ def test_the_run_context_takes_the_user_from_authentication_and_the_mode_from_th
     assert (ctx.user_id, ctx.approval, ctx.thread_id, ctx.clock()) == (
         "alice", "risky-only", "kitchen", datetime(2025, 3, 1, 9, 0, tzinfo=UTC))
     assert run_context(config, AgentContext("alice", T0, approval="risky-only"), "risky-only").now == T0
+
+
+def test_a_run_without_a_user_gets_a_one_line_error(make_agent):
+    """What a Studio run without context, or with a context lacking user_id, is told (one line, no TypeError)."""
+    from memory_agent.graph.turn import NO_CONTEXT
+
+    agent = make_agent()
+    cfg = agent._config("alice", "t-none")
+    with pytest.raises(ValueError) as no_context:
+        agent.graph.invoke({"messages": [HumanMessage("Hello.")]}, cfg)
+    assert str(no_context.value) == NO_CONTEXT and "\n" not in NO_CONTEXT
+    with pytest.raises(ValueError, match="The user id is empty") as no_user:
+        agent.graph.invoke({"messages": [HumanMessage("Hello.")]}, cfg, context=ServerContext(**{}))
+    assert "\n" not in str(no_user.value)
+
+
+def test_the_dev_server_reloader_ignores_the_data_folder(make_agent, tmp_path, monkeypatch):
+    """``langgraph dev`` reloads through uvicorn's watchfiles filter (run from the project folder, where the
+    default data folder ``.memory_agent`` lives): no file the stores write restarts the server."""
+    pytest.importorskip("langgraph_api", reason="needs the studio extra: pip install -e '.[studio]'")
+    from uvicorn.config import Config
+    from uvicorn.supervisors.watchfilesreload import FileFilter
+
+    agent = make_agent(model=ScriptedChatModel(script=VEG))
+    agent.turn("alice", "I am vegetarian.", thread_id="t1", now=T0, approval="never")
+    agent.close()
+    monkeypatch.chdir(tmp_path)  # the watched tree: langgraph dev watches its working folder
+    watch = FileFilter(Config("langgraph_api.server:app", reload=True))  # what langgraph dev passes: no patterns
+    written = [p for p in (tmp_path / "data").rglob("*") if p.is_file()]
+    assert any(p.name == "agent.sqlite" for p in written) and any("chroma" in p.parts for p in written)
+    assert [p for p in written if watch(p)] == []
+    assert watch(tmp_path / "nodes" / "answer.py")  # a code change still reloads

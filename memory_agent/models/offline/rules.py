@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memory_agent.models.offline.grammar import conj, noun_topic, rewrite, topic_for, trim_tail
-from memory_agent.models.offline.vocabulary import GENERIC_STOP, PAST_IRREGULAR, TIME
+from memory_agent.models.offline.vocabulary import GENERIC_STOP, PAST_IRREGULAR, TIME, WHEN_CHANGED
 
 __all__ = ["RULES", "Handler", "Hit", "retraction"]
 
@@ -54,19 +54,21 @@ def _rule(pattern: str) -> Callable[[Handler], Handler]:
     return register
 
 
-def _add(pattern: str, kind: str, topic: str, template: str) -> None:
+def _add(pattern: str, kind: str, topic: str, template: str, *, change: bool = False) -> None:
     """Register a template rule.
 
     ``template`` and ``topic`` are formatted with the match's groups; group ``x`` (the object) is
     trimmed of trailing comments and moved to the third person, and group ``p`` (a predicate ending
     in ``x``) follows the trimmed ``x``. ``topic`` ``"*"`` is a keyword slot or noun phrase of ``x``
     (``"*v"``: after its leading verb); ``"*{thing}"`` is a keyword slot of ``x`` or ``{thing}``.
+    ``change``: the pattern states a change ("moved to ..."); a time phrase ending ``x`` dates the change,
+    not the new state, and is left out (:data:`~memory_agent.models.offline.vocabulary.WHEN_CHANGED`).
     """
 
     def handler(m: re.Match[str]) -> Hit:
         groups = {k: v or "" for k, v in m.groupdict().items()}
         raw = groups.get("x", "")
-        x = groups["x"] = trim_tail(raw)
+        x = groups["x"] = WHEN_CHANGED.sub("", trim_tail(raw)) if change else trim_tail(raw)
         if groups.get("p"):
             groups["p"] = groups["p"][: len(groups["p"]) - len(raw)] + x
         said = {k: rewrite(TIME.sub("", v) if kind == "event" else v) for k, v in groups.items()}
@@ -188,7 +190,7 @@ _SWITCH = (r"^(?P<subj>I|we)\s+" + _PERF
        r"(?:now\s+)?(?:on|in|using|with)\s+(?P<y>[^,;!?]+?)" + _STOP
        + "|" + _SWITCH.replace("subj", "subj3") + r"to\s+(?P<z>[^,;!?]+?)" + _STOP)
 def _switch(m: re.Match[str]) -> Hit | None:
-    new = re.sub(r"\s+now$", "", TIME.sub("", m["x"] or m["y"] or m["z"]), flags=re.I)
+    new = re.sub(r"\s+now$", "", WHEN_CHANGED.sub("", TIME.sub("", m["x"] or m["y"] or m["z"])), flags=re.I)
     topic = topic_for(new) or topic_for(m["old"] or m["old2"] or "")
     if topic in {"", "home city", "employer", "address"}:
         return None  # "I moved to Berlin" is a home-city fact, handled by a later rule
@@ -197,7 +199,8 @@ def _switch(m: re.Match[str]) -> Hit | None:
     return Hit("decision", topic, f"{_subject(m['subj'] or m['subj2'] or m['subj3'])} now uses {new}.")
 
 
-_add(r"^(?:I|we)\s+" + _PERF + r"(?:moved|relocated)\s+to\s+" + _O, "fact", "home city", "The user lives in {x}.")
+_add(r"^(?:I|we)\s+" + _PERF + r"(?:moved|relocated)\s+to\s+" + _O, "fact", "home city", "The user lives in {x}.",
+     change=True)
 # "we're in Grenoble now": where the user lives ("now": a change of home); "I'm in Paris": where they are
 _WE_ARE = r"^(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+"
 _PLACE = r"(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"  # capitalised words: a place name

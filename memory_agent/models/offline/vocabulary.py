@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["CHATTER", "FILLER", "GENERIC_STOP", "HEADLINE", "HEDGE", "LEAD_TIME", "MARKERS", "NO_CONJUGATION",
-           "PAST_IRREGULAR", "QUESTION", "RESTRICTED", "TIME", "TOPIC_KEYWORDS"]
+           "PAST_IRREGULAR", "QUESTION", "RESTRICTED", "TIME", "TOPIC_KEYWORDS", "WHEN_CHANGED"]
 
 
 def _words(alternatives: str) -> re.Pattern[str]:
@@ -87,6 +87,19 @@ TIME = re.compile(
     r"\s*\b(?:yesterday|today|tonight|tomorrow|this (?:morning|evening|week|weekend|month|year)|"
     r"(?:last|next) (?:week|weekend|month|year|night|time|\w+day)|"
     r"(?:a few|a couple of|\d+|one|two|three) (?:days|weeks|months|years) ago)\b",
+    re.I,
+)
+_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_SEASONS = "winter|summer|spring|autumn|fall|holidays|weekend|break|new year"
+# When a change happened, at the end of what changed ("moved to Lisbon in January", "to Google Cloud over
+# the winter", "to AWS last month"): it dates the change, not the state that follows, so a fact stating
+# that state ("The user lives in Lisbon.") leaves it out.
+WHEN_CHANGED = re.compile(
+    r"(?:,?\s+(?:" + TIME.pattern.strip().removeprefix(r"\s*") + "|"
+    rf"(?:(?:back\s+)?in|during|over|around|by|since|at\s+the\s+(?:start|end)\s+of)\s+(?:the\s+)?"
+    rf"(?:(?:early|late|mid)[\s-]+)?(?:{_MONTHS}|{_SEASONS}|(?:19|20)\d\d)(?:\s+(?:(?:19|20)\d\d|last year))?\b|"
+    rf"(?:last|this|past)\s+(?:{_MONTHS}|{_SEASONS})\b|"
+    r"(?:recently|lately|at last|finally)\b))+\s*$",
     re.I,
 )
 FILLER = _wordset(

@@ -75,3 +75,33 @@ def test_doctor_fix_sets_up_postgres(backend, tmp_path, monkeypatch, embedder):
     assert result.exit_code == 0, result.output
     assert "Every configured backend is usable" in result.output
     assert not (tmp_path / "unused").exists()  # server backends need no data folder
+
+
+@pytest.mark.parametrize("backend", ["embedded"], indirect=True)
+def test_a_data_folder_with_data_under_a_new_database_url_is_reported_and_never_half_used(
+        make_agent, tmp_path, backend, postgres_database, monkeypatch, embedder):
+    """Facts written in the folder, then DATABASE_URL alone set: Chroma would stay in the folder and the
+    ledger move to Postgres. Doctor says what is where and how to move; commands refuse instead of reading
+    the folder's index and an empty ledger. With CHROMA_URL too the folder is not opened: a warning."""
+    from memory_agent.models import embeddings as embeddings_module
+
+    agent = make_agent(model=ScriptedChatModel(script={"vegetarian": [VEGETARIAN]}))
+    agent.turn("alice", "I am vegetarian.", thread_id="t1", now=T0, approval="never")
+    agent.close()
+    data = tmp_path / "data"
+    monkeypatch.setattr(embeddings_module, "load_embedder", lambda *a, **k: embedder)
+    monkeypatch.setenv("DATABASE_URL", postgres_database)
+    result = CliRunner().invoke(app, ["--data-dir", str(data), "doctor", "--json"])
+    assert result.exit_code == 2, result.output
+    row = next(r for r in json.loads(result.output) if r["check"] == "sqlite data left behind")
+    assert row["status"] == "fail" and "1 fact(s) of 1 user(s), 1 thread(s)" in row["detail"]
+    assert "DATABASE_URL" in row["detail"] and "unset DATABASE_URL" in row["fix"] and "mv " in row["fix"]
+    for command in (["memories", "list", "--user", "alice"], ["memories", "show", "f_x", "--user", "alice"]):
+        refused = CliRunner().invoke(app, ["--data-dir", str(data), *command], env={"COLUMNS": "300"})
+        assert refused.exit_code == 2, refused.output
+        assert "commands would read one and write the other" in refused.output
+    checks = doctor(Settings(data_dir=data, database_url=postgres_database, chroma_url="http://127.0.0.1:9"))
+    left = next(c for c in checks if c.check == "sqlite data left behind")
+    assert left.status == "warn" and "no command reads it" in left.detail
+    monkeypatch.delenv("DATABASE_URL")
+    assert not [c for c in doctor(Settings(data_dir=data)) if "left behind" in c.check]

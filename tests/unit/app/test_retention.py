@@ -51,7 +51,8 @@ def test_threads_prune_command(make_agent, tmp_path, backend, monkeypatch):
     for name, value in backend.env.items():
         monkeypatch.setenv(name, value)
     runner = CliRunner()
-    result = runner.invoke(app, ["--data-dir", str(tmp_path / "data"), "threads", "prune", "--older-than", "30"])
+    result = runner.invoke(app, ["--data-dir", str(tmp_path / "data"), "threads", "prune", "--older-than", "30",
+                                 "--yes"])
     assert result.exit_code == 0, result.output
     assert "deleted 0 of 1 threads" in result.output
     listed = runner.invoke(app, ["--data-dir", str(tmp_path / "data"), "threads", "--user", "alice", "--json"])

@@ -252,10 +252,14 @@ def test_cli_edit_delete_export_switch_forget(tmp_path, embedder, monkeypatch):
     assert set(json.loads(maintained.output)) >= {"expired", "pruned", "merged", "review_queue", "checkpoints_pruned"}
     assert run("memories", "off", "--user", "ann").exit_code == 0
     assert "Memory is off" in run("memories", "list", "--user", "ann").output
-    assert run("memories", "delete", new_id, "--user", "ann").exit_code == 0
-    assert run("memories", "delete", new_id, "--user", "ann").exit_code == 1
-    assert run("forget", "--user", "ann", "--since", "soon").exit_code == 2
-    assert run("forget", "--user", "ann", "--since", "1 hour").exit_code == 0
+    assert "Memory is off for ann" in run("chat", "--user", "ann", input="Hello.\n/exit\n").output
+    declined = run("memories", "delete", new_id, "--user", "ann")  # no answer on stdin: not confirmed
+    assert declined.exit_code == 2 and "Nothing was changed" in declined.output and "--yes" in declined.output
+    assert run("forget", "--user", "ann", "--since", "1 hour", input="n\n").exit_code == 2
+    assert run("memories", "delete", new_id, "--user", "ann", input="y\n").exit_code == 0
+    assert run("memories", "delete", new_id, "--user", "ann", "--yes").exit_code == 1
+    assert run("forget", "--user", "ann", "--since", "soon", "--yes").exit_code == 2
+    assert run("forget", "--user", "ann", "--since", "1 hour", "--yes").exit_code == 0
     erased = run("forget-user", "ann", "--canary", CANARY, "--yes")
     assert erased.exit_code == 0, erased.output
     assert "Nothing of the user remains" in erased.output

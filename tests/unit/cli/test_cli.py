@@ -287,9 +287,52 @@ def test_config_masks_secrets_and_shows_precedence(tmp_path):
     assert data["MEMORY_AGENT_API_TOKEN"]["value"] == "***"
     assert data["OPENAI_API_KEY"]["value"] == "set"
     assert data["data_dir"]["value"] == str((tmp_path / "d").resolve())
+    assert data["max_memory_tokens"]["value"] == 600 and data["max_session_tokens"]["value"] == 400  # counts
     unset = json.loads(runner.invoke(app, ["config", "--json"], env={"OPENAI_API_KEY": None}).output)
     assert unset["OPENAI_API_KEY"]["value"] == "not set"
     assert unset["approval"] == {"value": "always", "source": "default"}
+
+
+def test_a_pasted_block_at_a_terminal_is_one_message(monkeypatch):
+    """prompt_toolkit reads the terminal: a bracketed paste of three lines is one message, Enter sends it."""
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    from rich.console import Console
+
+    from memory_agent.cli import chat as chat_module
+
+    monkeypatch.setattr(chat_module, "_interactive", lambda: True)
+    with create_pipe_input() as keys:
+        monkeypatch.setattr(chat_module, "_SESSION", PromptSession(input=keys, output=DummyOutput()))
+        keys.send_text("\x1b[200~I moved to Porto.\nI work remotely.\nI cycle to the beach.\x1b[201~\r")
+        assert chat_module._ask(Console(), "you> ") == "I moved to Porto.\nI work remotely.\nI cycle to the beach."
+        keys.send_text("/exit\r")
+        assert chat_module._ask(Console(), "you> ") == "/exit"
+
+
+def test_global_option_after_the_command_says_where_it_goes(tmp_path):
+    result = invoke(tmp_path / "d", "chat", "--user", USER, "--model", "local")
+    assert result.exit_code == 2
+    assert "--model is a global option: put it before the command" in " ".join(result.output.split())
+    assert "No such option: --bogus" in invoke(tmp_path / "d", "chat", "--user", USER, "--bogus").output
+
+
+def test_chat_help_names_every_command_and_the_paste_rule():
+    text = " ".join(runner.invoke(app, ["chat", "--help"], env=WIDE).output.split())
+    for word in ("/memories", "/end", "/exit", "pasted block"):
+        assert word in text
+
+
+def test_tables_are_not_wrapped_when_piped(tmp_path):
+    """Without a terminal (and no COLUMNS) rich would wrap every table at 80 columns."""
+    long_dir = tmp_path / ("a-long-folder-name-" * 6) / "data"
+    result = runner.invoke(app, ["--data-dir", str(long_dir), "config"], env={"COLUMNS": None})
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if line.strip().startswith("data_dir"))
+    assert str(long_dir.resolve()) in row and len(row) > 120
+    narrow = runner.invoke(app, ["--data-dir", str(long_dir), "config"], env={"COLUMNS": "80"})
+    assert str(long_dir.resolve()) not in narrow.output  # COLUMNS still wins: folded at 80
 
 
 def test_bad_setting_exits_2(tmp_path):
@@ -309,9 +352,11 @@ def test_demo_delegates_to_evals_demo(monkeypatch, tmp_path):
     fake.run_demo = run_demo
     monkeypatch.setitem(sys.modules, "memory_agent.evals.demo", fake)
     scenarios = tmp_path / "s.jsonl"
-    result = invoke(tmp_path / "d", "demo", "--scenarios", str(scenarios), "--no-locomo")
+    result = invoke(tmp_path / "d", "demo", "--details", "--scenarios", str(scenarios), "--no-locomo")
     assert result.exit_code == 3
     assert calls and calls[0][:3] == (scenarios, None, True)
+    refused = invoke(tmp_path / "d", "demo", "--no-locomo")
+    assert refused.exit_code == 2 and "add --details" in refused.output
 
 
 def test_cli_import_does_not_load_heavy_modules():

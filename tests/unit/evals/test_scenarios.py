@@ -275,6 +275,29 @@ def agent_factory(request):
     return make_agent_factory(embedder=embedder)
 
 
+def test_the_demo_story_remembers_supersedes_forgets_and_recalls_only_with_memory_on(agent_factory):
+    import io
+
+    from rich.console import Console
+
+    from memory_agent.evals.demo import run_story
+
+    out = io.StringIO()
+    story = run_story(agent_factory, Console(file=out, width=300))
+    printed = out.getvalue()
+    assert sorted(story.live) == ["The user is vegetarian.", "The user lives in Porto.",
+                                  "The user wants short answers."]
+    assert {(h["content"], h["status"]) for h in story.history} == {
+        ("The user lives in Lisbon.", "superseded"), ("The user works at Hooli as a product designer.", "retracted")}
+    assert "~ superseded: The user lives in Lisbon. → The user lives in Porto." in printed
+    assert "- forgotten: The user works at Hooli as a product designer." in printed
+    dinner, home, work = story.questions
+    assert "The user is vegetarian." in dinner["recalled_on"] and "The user lives in Porto." in home["recalled_on"]
+    assert not any("Hooli" in m for row in story.questions for m in row["recalled_on"])  # forgotten stays out
+    assert all(row["recalled_off"] == [] for row in story.questions)
+    assert "in April" not in printed.split("you> I moved to Porto in April.")[1]  # the fact states no odd date
+
+
 @pytest.mark.skipif(not SHARED_SCENARIOS.is_file(), reason=f"{SHARED_SCENARIOS} not present")
 def test_shared_examples_memory_on_beats_memory_off(agent_factory, tmp_path):
     on = run_scenarios(SHARED_SCENARIOS, agent_factory=agent_factory, memory=True, workdir=tmp_path / "on")

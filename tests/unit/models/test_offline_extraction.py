@@ -60,6 +60,18 @@ def test_switch_keeps_only_the_new_value() -> None:
     assert (switched.topic, switched.content) == ("cloud", "The user's systems run on AWS.")
 
 
+@pytest.mark.parametrize(("text", "content"), [
+    ("I moved to Lisbon in January, still unpacking boxes.", "The user lives in Lisbon."),
+    ("Big news: we migrated everything from AWS to Google Cloud over the winter.",
+     "The user's systems run on Google Cloud."),
+    ("We relocated to New York back in March 2024.", "The user lives in New York."),
+    ("I moved to Porto two weeks ago.", "The user lives in Porto."),
+    ("I moved to Summerhill.", "The user lives in Summerhill."),  # a place, not a season
+])
+def test_the_time_of_a_change_is_not_part_of_the_new_state(text: str, content: str) -> None:
+    assert one(text).content == content
+
+
 def test_allergy_is_important_and_evidence_is_the_clause() -> None:
     fact = one("I'm allergic to peanuts, keep that in mind for any food suggestions.")
     assert fact.importance == 0.9
