@@ -27,6 +27,10 @@ class Settings(BaseSettings):
             (e.g. ``openai:gpt-4o-mini``).
         openai_base_url: base URL of an OpenAI-compatible server (``OPENAI_BASE_URL`` also works).
         embedder: ``minilm`` (offline default) or ``openai:text-embedding-3-small``.
+        embedder_runtime: what runs ``minilm``: ``auto`` (ONNX Runtime when installed, else PyTorch),
+            ``onnx`` or ``torch``; the same vectors either way (``memory_agent.models.embeddings``).
+        embedder_threads: ONNX Runtime intra-op threads for ``minilm`` (1: measured fastest on a busy
+            machine, docs/figures-embedder.md).
         approval: ``always`` | ``risky-only`` | ``never``.
         top_k: facts injected per turn at most.
         max_message_chars: longest accepted user message, in characters.
@@ -56,6 +60,8 @@ class Settings(BaseSettings):
     model: str = "offline"
     openai_base_url: str | None = None
     embedder: str = "minilm"
+    embedder_runtime: Literal["auto", "onnx", "torch"] = "auto"
+    embedder_threads: int = Field(default=1, ge=1, le=64)
     approval: Literal["always", "risky-only", "never"] = "always"
     top_k: int = Field(default=5, ge=1, le=50)
     max_message_chars: int = Field(default=8000, ge=1)

@@ -13,6 +13,7 @@ Commands::
     memory-agent memories list|show|edit|delete|export|history|on|off --user U  (memories.py)
     memory-agent threads [--user U] | threads prune --older-than DAYS           (ops.py)
     memory-agent eval scenarios|locomo|locomo-qa FILE                           (evals.py)
+    memory-agent embedder export [--force] | embedder check                     (embedder.py)
 
 Start-up is kept short: importing this module loads typer, rich, pydantic and the settings; the agent
 (LangGraph, Chroma, the embedder) and the eval harness are imported when a command runs.
@@ -33,6 +34,7 @@ import typer
 from memory_agent.cli.chat import chat
 from memory_agent.cli.config import config
 from memory_agent.cli.demo import demo
+from memory_agent.cli.embedder import embedder_app
 from memory_agent.cli.evals import eval_app
 from memory_agent.cli.lifecycle import forget, forget_user, maintain
 from memory_agent.cli.memories import memories_app
@@ -105,6 +107,7 @@ app.command("doctor")(doctor)
 app.add_typer(memories_app, name="memories")
 app.add_typer(threads_app, name="threads")
 app.add_typer(eval_app, name="eval")
+app.add_typer(embedder_app, name="embedder")
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(app())

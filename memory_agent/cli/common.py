@@ -127,7 +127,8 @@ def open_agent(settings: Settings, *, read_only: bool = False) -> MemoryAgent:
 
     if read_only:
         return MemoryAgent.open(settings, model=load_chat_model("offline"))
-    embedder = embeddings.load_embedder(settings.embedder, openai_base_url=settings.openai_base_url)
+    embedder = embeddings.load_embedder(settings.embedder, openai_base_url=settings.openai_base_url,
+                                        runtime=settings.embedder_runtime, threads=settings.embedder_threads)
     warm = getattr(embedder.embeddings, "warm_up", None)
     if callable(warm):
         warm()
