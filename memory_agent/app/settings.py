@@ -35,9 +35,10 @@ class Settings(BaseSettings):
         top_k: facts injected per turn at most.
         max_message_chars: longest accepted user message, in characters.
         max_facts_per_user: live facts one user may have; a new one over it is refused with a message.
-        max_memory_tokens: estimated tokens of memories injected per turn (``memory_agent.memory.caps``).
-        max_session_tokens: estimated tokens of profile facts and session summaries loaded when a
-            session starts (``memory_agent.memory.sessions``).
+        max_memory_tokens: tokens (cl100k_base) of the memory block the model receives per turn, its
+            heading, tags and notes included (``memory_agent.memory.gate.fit_memory_block``).
+        max_session_tokens: tokens (cl100k_base) of the session block (profile, earlier sessions,
+            episodes) the model receives per turn, wrapper included (``memory_agent.memory.gate``).
         chroma_url: a Chroma server (``http://host:port``) instead of the embedded folder
             (``MEMORY_AGENT_CHROMA_URL`` or ``CHROMA_URL``).
         chroma_tenant, chroma_database: the Chroma server's tenant and database to use (Chroma's
