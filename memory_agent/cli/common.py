@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -18,6 +19,7 @@ from rich.markup import escape
 
 from memory_agent.app.settings import Settings
 from memory_agent.graph.context import user_id_problem
+from memory_agent.memory import tokens
 from memory_agent.models.errors import ModelError
 from memory_agent.stores.base import StoreError
 from memory_agent.stores.data_dir import DataDirError
@@ -117,7 +119,7 @@ def open_agent(settings: Settings, *, read_only: bool = False) -> MemoryAgent:
 
     ``read_only`` commands (``memories ...``) never run the graph, so they use the offline
     model: listing memories must not need a provider API key. Otherwise the embedder starts
-    loading its weights in a background thread while the stores open.
+    loading its weights, and the token counter its file, in background threads while the stores open.
     """
     # Start-up laziness: the agent, the chat models and the embedder pull in LangGraph, Chroma and
     # torch, so they are imported when a command opens the agent, not when the CLI starts.
@@ -132,6 +134,8 @@ def open_agent(settings: Settings, *, read_only: bool = False) -> MemoryAgent:
     warm = getattr(embedder.embeddings, "warm_up", None)
     if callable(warm):
         warm()
+    # the budgets' token counter reads its BPE file (~0.3 s) on first use: read it while the stores open
+    threading.Thread(target=tokens.warm_up, name="tokenizer-warm-up", daemon=True).start()
     return MemoryAgent.open(settings, embedder=embedder)
 
 
