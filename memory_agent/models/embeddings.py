@@ -88,12 +88,13 @@ class MiniLMEmbeddings(Embeddings):
                 if self.runtime in ("auto", "onnx"):
                     try:
                         self._model, self.loaded_runtime = self._load_onnx(), "onnx"
-                    except (ImportError, RuntimeError, OSError) as exc:
+                    except Exception as exc:  # missing package, unreadable graph (ONNX Runtime's own errors)
                         if self.runtime == "onnx":
                             raise RuntimeError(f"The ONNX runtime of the embedder could not load: {exc}. Run "
-                                               "`memory-agent embedder export`, or set MEMORY_AGENT_EMBEDDER_RUNTIME"
-                                               "=torch.") from exc
-                        log.warning("embedder: ONNX Runtime unavailable (%s); using PyTorch", exc)
+                                               "`memory-agent embedder export --force`, or set "
+                                               "MEMORY_AGENT_EMBEDDER_RUNTIME=torch.") from exc
+                        log.warning("embedder: ONNX Runtime unavailable (%s); using PyTorch. "
+                                    "`memory-agent embedder export --force` rewrites the graph", exc)
                 if self._model is None:
                     self._model, self.loaded_runtime = _TorchMiniLM(), "torch"
             return self._model

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from memory_agent.models.embeddings import MiniLMEmbeddings, load_embedder
-from memory_agent.models.minilm_onnx import mean_pool_normalise
+from memory_agent.models.minilm_onnx import mean_pool_normalise, onnx_path
 
 SUBJECTS = ["I", "My sister", "Our team", "The landlord", "My doctor", "Grandpa", "Le client", "Mein Chef"]
 VERBS = ["moved to", "prefers", "is allergic to", "decided on", "works at", "asked about", "forgot", "booked"]
@@ -75,3 +75,13 @@ def test_mean_pooling_ignores_padding_and_normalises():
     hidden = np.array([[[1.0, 0.0], [3.0, 0.0], [100.0, 100.0]]], dtype=np.float32)
     mask = np.array([[1, 1, 0]])
     assert mean_pool_normalise(hidden, mask).tolist() == [[1.0, 0.0]]
+
+
+def test_a_damaged_graph_falls_back_to_torch_or_says_how_to_rewrite_it(tmp_path):
+    damaged = onnx_path(tmp_path)
+    damaged.parent.mkdir(parents=True, exist_ok=True)
+    damaged.write_bytes(b"not an onnx graph")
+    with pytest.raises(RuntimeError, match="embedder export --force"):
+        MiniLMEmbeddings(runtime="onnx", cache_dir=tmp_path).embed_query("hello")
+    auto = MiniLMEmbeddings(runtime="auto", cache_dir=tmp_path)
+    assert len(auto.embed_query("hello")) == 384 and auto.loaded_runtime == "torch"
