@@ -110,6 +110,7 @@ def export_minilm_onnx(cache_dir: Path | None = None, *, force: bool = False) ->
             torch.onnx.export(LastHiddenState(encoder), example, tmp, input_names=list(_INPUTS),
                               output_names=["last_hidden_state"], opset_version=ONNX_OPSET, dynamo=False,
                               dynamic_axes={n: {0: "batch", 1: "sequence"} for n in (*_INPUTS, "last_hidden_state")})
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; the graph holds nothing secret, other users may read it
         os.replace(tmp, target)
     finally:
         if os.path.exists(tmp):
