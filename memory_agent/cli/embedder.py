@@ -52,7 +52,7 @@ def export(cache_dir: CacheOption = None,
         console.print(f"[bold red]Embedder problem:[/] {escape(str(exc))}")
         raise typer.Exit(2) from None
     console.print(f"ONNX graph: {escape(str(path))} ({path.stat().st_size / 1e6:.1f} MB, "
-                  f"{time.perf_counter() - start:.1f} s)")
+                  f"{time.perf_counter() - start:.1f} s)", soft_wrap=True)
 
 
 @embedder_app.command("check")

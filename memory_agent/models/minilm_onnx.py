@@ -81,6 +81,9 @@ def export_minilm_onnx(cache_dir: Path | None = None, *, force: bool = False) ->
     target = onnx_path(cache_dir)
     if target.exists() and not force:
         return target
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
     try:  # lazy: PyTorch takes seconds to import, and only the export needs it
         import onnx  # noqa: F401  (torch.onnx.export needs it)
         import torch
@@ -88,7 +91,6 @@ def export_minilm_onnx(cache_dir: Path | None = None, *, force: bool = False) ->
     except ImportError as exc:
         raise RuntimeError(f"Exporting MiniLM to ONNX needs torch, transformers and onnx ({exc.name} is missing): "
                            "run `make install` (or pip install -e .).") from exc
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     encoder = AutoModel.from_pretrained(str(model_folder()), attn_implementation="eager").eval()
 
     class LastHiddenState(torch.nn.Module):
