@@ -23,6 +23,7 @@ $(BIN)/python:
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet $(TORCH_PIP_ARGS) "$(TORCH_SPEC)"
 	$(BIN)/pip install --quiet -e ".[$(EXTRAS)]"
+	$(BIN)/memory-agent embedder export  # the ONNX graph of the default embedder, once (no download)
 	touch $@
 
 install: $(STAMP)

@@ -41,6 +41,7 @@ from memory_agent.app.agent import MemoryAgent
 from memory_agent.app.settings import Settings
 from memory_agent.graph.builder import build_graph
 from memory_agent.graph.context import AgentContext
+from memory_agent.memory import tokens
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,7 @@ def _open():
             warm = getattr(_agent.memory.embeddings, "warm_up", None)
             if callable(warm):
                 warm()  # load the embedder in the background before the first run needs it
+            threading.Thread(target=tokens.warm_up, name="tokenizer-warm-up", daemon=True).start()
             compiled = build_graph(_agent.memory, _agent.model, checkpointer=None, context_schema=ServerContext)
             # the same graph as AuthenticatedGraph (how Pregel.copy makes its copies)
             _graph = AuthenticatedGraph(**{k: v for k, v in compiled.__dict__.items() if k != "__orig_class__"})

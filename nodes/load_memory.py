@@ -8,8 +8,7 @@ from memory_agent.core.facts import Fact
 from memory_agent.graph.context import AgentContext
 from memory_agent.graph.state import AgentState
 from memory_agent.graph.turn import check_owner, latest_user_message, message_text, start_turn
-from memory_agent.memory.caps import fit_to_budget
-from memory_agent.memory.gate import admit
+from memory_agent.memory.gate import admit, fit_memory_block, fit_session_block
 from memory_agent.memory.lifecycle import is_confirmation, review_due
 from memory_agent.memory.sessions import has_history, is_recall_request
 from memory_agent.stores.long_term import LongTermMemory
@@ -25,11 +24,13 @@ def make_load_memory(memory: LongTermMemory):
     It starts the turn: fixes its policy (``turn``), records the thread's ``owner`` on the first
     turn, and refuses a thread that another user id started (``memory_agent.graph.turn.ThreadOwnerError``).
     State in: ``messages``. State out: ``memories`` (≤ top-k dicts with id, kind, content,
-    similarity, recency, score, and ``review_due`` near a review date), cut to the memory token
-    budget, best first (``memories_left_out``: how many did not fit); for "what do you remember
-    about me?" every live memory (``recall``); ``session``: lines of session-level memory
+    similarity, recency, score, and ``review_due`` near a review date), cut so that the rendered
+    memory block fits the memory token budget, best first (``memories_left_out``: how many did not
+    fit); for "what do you remember about me?" every live memory (``recall``); ``session``: lines
+    of session-level memory
     (``memory_agent.memory.sessions``: the profile on a thread's first turn, the procedural facts on
-    the others, earlier sessions relevant to the message, episodes a time question asks for);
+    the others, earlier sessions relevant to the message, episodes a time question asks for), cut so
+    that the rendered session block fits the session token budget;
     every memory and line has passed the gate (``memory_agent.memory.gate.admit``: normalised and
     screened, as the ``answer`` node renders it); ``reviews_asked``: memories shown with a review
     note; ``reviews_confirmed``: those of the previous turn when this message confirms them
@@ -58,14 +59,14 @@ def make_load_memory(memory: LongTermMemory):
         # before the top-k cut, so it cannot push the user's real facts out either.
         admitted = admit(found)
         safe = admitted if recall else admitted[: memory.retrieval.top_k]
-        kept, left_out = fit_to_budget(safe, memory.max_memory_tokens)
+        kept, left_out = fit_memory_block(safe, memory.max_memory_tokens)
         update = {**update, "memories": kept, "memories_left_out": len(left_out), "recall": recall,
                   "reviews_asked": [m["id"] for m in kept if m.get("review_due")]}
         first_turn = not has_history(state.get("messages", []))
         lines = session_context(memory, ctx.user_id, query, now, first_turn=first_turn,
                                 skip_ids=[m["id"] for m in kept], retrieved_ids=[m["id"] for m in admitted])
         session = admit(lines + episodes_for(memory, ctx.user_id, query, now), what="session line")
-        return {**update, "session": session}
+        return {**update, "session": fit_session_block(session, memory.max_session_tokens)}
 
     return load_memory
 

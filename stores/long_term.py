@@ -40,8 +40,8 @@ class LongTermMemory(FactReads, ProposalPlanning, FactWrites, LifecycleWrites, E
         embeddings: a LangChain ``Embeddings`` (default all-MiniLM-L6-v2).
         retrieval: ranking knobs; ``reconcile_config``: reconcile thresholds.
         max_facts: live facts per user (a new fact over it is refused with a message).
-        max_memory_tokens: estimated tokens of memories injected per turn (``memory_agent.memory.caps``).
-        max_session_tokens: estimated tokens of the profile and summaries loaded when a session starts.
+        max_memory_tokens: tokens of the rendered memory block per turn (``memory_agent.memory.gate``).
+        max_session_tokens: tokens of the rendered session block per turn (``memory_agent.memory.gate``).
 
     ``transcripts`` (:class:`memory_agent.stores.base.Transcripts`, default ``None``) is the working
     memory the erasing writes also clear; ``MemoryAgent`` attaches its checkpointer there.

@@ -23,7 +23,6 @@ from memory_agent.memory.sessions import (
     summary_lines,
     summary_text,
     time_range,
-    within_budget,
 )
 from memory_agent.stores.base import FactLedger
 from memory_agent.stores.long_term import LongTermMemory
@@ -36,8 +35,9 @@ def live_facts_by_id(ledger: FactLedger, user_id: str) -> dict[str, Fact]:
 
 def session_context(memory: LongTermMemory, user_id: str, query: str, now: datetime, *, first_turn: bool,
                     skip_ids: Collection[str] = (), retrieved_ids: Collection[str] = ()) -> list[dict[str, Any]]:
-    """Session-level lines for one turn of ``user_id`` with the message ``query``, within the token
-    budget ``memory.max_session_tokens``: on a thread's ``first_turn`` the live profile facts
+    """Session-level lines for one turn of ``user_id`` with the message ``query`` (the ``load_memory``
+    node cuts them, with the episodes, to the token budget ``memory.max_session_tokens``): on a
+    thread's ``first_turn`` the live profile facts
     (:func:`memory_agent.memory.sessions.profile_lines`), otherwise the procedural facts; then the
     summaries of earlier sessions that are relevant to the message
     (:func:`memory_agent.memory.sessions.relevant_summaries`: on the first turn, or on any turn that
@@ -62,7 +62,7 @@ def session_context(memory: LongTermMemory, user_id: str, query: str, now: datet
                     new = [line for line in new if line.get("fact_id") in relevant]
                 shown |= {line["fact_id"] for line in new}
                 lines += new
-    return within_budget(lines, memory.max_session_tokens)
+    return lines
 
 
 def episodes_for(memory: LongTermMemory, user_id: str, query: str, now: datetime) -> list[dict[str, Any]]:

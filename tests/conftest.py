@@ -39,11 +39,14 @@ the extraction prompt and produces the :class:`ProposedFacts` a test scripted fo
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import json
 import os
 import re
+import shutil
+import tempfile
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -65,6 +68,12 @@ from memory_agent.app.settings import Settings
 from memory_agent.core.facts import Fact, ProposedFact, ProposedFacts, Source, stable_id
 from memory_agent.models.embeddings import EmbedderInfo, load_embedder
 from memory_agent.stores.long_term import LongTermMemory
+
+# The embedder's ONNX graph, exported from the shipped weights on first use, goes to a folder of this
+# test session (inherited by child processes) unless MEMORY_AGENT_CACHE_DIR already names one.
+if not os.environ.get("MEMORY_AGENT_CACHE_DIR"):
+    os.environ["MEMORY_AGENT_CACHE_DIR"] = tempfile.mkdtemp(prefix="memory-agent-cache-")
+    atexit.register(shutil.rmtree, os.environ["MEMORY_AGENT_CACHE_DIR"], True)
 
 #: The context clock of the tests: every turn passes an explicit ``now`` built from it.
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
@@ -137,7 +146,8 @@ class ScriptedChatModel(BaseChatModel):
 
 @pytest.fixture(scope="session")
 def embedder() -> EmbedderInfo:
-    """The real all-MiniLM-L6-v2 embedder, loaded once per test session (~6 s) and warmed up."""
+    """The real all-MiniLM-L6-v2 embedder (default runtime: ONNX Runtime, graph exported once per
+    session), loaded once per test session and warmed up."""
     info = load_embedder("minilm")
     info.embeddings.embed_query("warm up")
     return info

@@ -104,7 +104,8 @@ class MemoryAgent:
         """
         settings = settings or Settings()
         model = model if model is not None else load_chat_model(settings.model, base_url=settings.openai_base_url)
-        embedder = embedder or load_embedder(settings.embedder, openai_base_url=settings.openai_base_url)
+        embedder = embedder or load_embedder(settings.embedder, openai_base_url=settings.openai_base_url,
+                                               runtime=settings.embedder_runtime, threads=settings.embedder_threads)
         stores = open_stores(settings, embedder)
         agent = cls(stores.memory, model, stores.checkpointer, settings, closers=stores.closers)
         agent._compactors = stores.compactors

@@ -43,7 +43,8 @@ def doctor(settings: Settings) -> list[Check]:
     checks: list[Check] = []
     try:
         embedder = load_embedder(  # builds the embedder object only; no weights load
-            settings.embedder, openai_base_url=settings.openai_base_url)
+            settings.embedder, openai_base_url=settings.openai_base_url, runtime=settings.embedder_runtime,
+            threads=settings.embedder_threads)
         checks.append(Check("embedder", "configured", "ok", f"{embedder.name} ({embedder.dimension} dimensions)"))
     except Exception as exc:
         embedder = None

@@ -27,13 +27,18 @@ class Settings(BaseSettings):
             (e.g. ``openai:gpt-4o-mini``).
         openai_base_url: base URL of an OpenAI-compatible server (``OPENAI_BASE_URL`` also works).
         embedder: ``minilm`` (offline default) or ``openai:text-embedding-3-small``.
+        embedder_runtime: what runs ``minilm``: ``auto`` (ONNX Runtime when installed, else PyTorch),
+            ``onnx`` or ``torch``; the same vectors either way (``memory_agent.models.embeddings``).
+        embedder_threads: ONNX Runtime intra-op threads for ``minilm`` (1: measured fastest on a busy
+            machine, docs/figures-embedder.md).
         approval: ``always`` | ``risky-only`` | ``never``.
         top_k: facts injected per turn at most.
         max_message_chars: longest accepted user message, in characters.
         max_facts_per_user: live facts one user may have; a new one over it is refused with a message.
-        max_memory_tokens: estimated tokens of memories injected per turn (``memory_agent.memory.caps``).
-        max_session_tokens: estimated tokens of profile facts and session summaries loaded when a
-            session starts (``memory_agent.memory.sessions``).
+        max_memory_tokens: tokens (cl100k_base) of the memory block the model receives per turn, its
+            heading, tags and notes included (``memory_agent.memory.gate.fit_memory_block``).
+        max_session_tokens: tokens (cl100k_base) of the session block (profile, earlier sessions,
+            episodes) the model receives per turn, wrapper included (``memory_agent.memory.gate``).
         chroma_url: a Chroma server (``http://host:port``) instead of the embedded folder
             (``MEMORY_AGENT_CHROMA_URL`` or ``CHROMA_URL``).
         chroma_tenant, chroma_database: the Chroma server's tenant and database to use (Chroma's
@@ -56,6 +61,8 @@ class Settings(BaseSettings):
     model: str = "offline"
     openai_base_url: str | None = None
     embedder: str = "minilm"
+    embedder_runtime: Literal["auto", "onnx", "torch"] = "auto"
+    embedder_threads: int = Field(default=1, ge=1, le=64)
     approval: Literal["always", "risky-only", "never"] = "always"
     top_k: int = Field(default=5, ge=1, le=50)
     max_message_chars: int = Field(default=8000, ge=1)

@@ -15,6 +15,7 @@ Commands::
     memory-agent eval scenarios|locomo|locomo-qa FILE                           (evals.py)
     memory-agent web [--host 127.0.0.1] [--port 8765]                           (web.py)
     memory-agent users add|revoke USER | users list                             (users.py)
+    memory-agent embedder export [--force] | embedder check                     (embedder.py)
 
 Start-up is kept short: importing this module loads typer, rich, pydantic and the settings; the agent
 (LangGraph, Chroma, the embedder) and the eval harness are imported when a command runs.
@@ -37,6 +38,7 @@ from typer.exceptions import TyperException
 from memory_agent.cli.chat import chat
 from memory_agent.cli.config import config
 from memory_agent.cli.demo import demo
+from memory_agent.cli.embedder import embedder_app
 from memory_agent.cli.evals import eval_app
 from memory_agent.cli.lifecycle import forget, forget_user, maintain
 from memory_agent.cli.memories import memories_app
@@ -134,6 +136,7 @@ app.add_typer(threads_app, name="threads")
 app.add_typer(eval_app, name="eval")
 app.add_typer(users_app, name="users")
 app.command("web")(web)
+app.add_typer(embedder_app, name="embedder")
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(app())

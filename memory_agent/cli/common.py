@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -19,6 +20,7 @@ from rich.markup import escape
 
 from memory_agent.app.settings import Settings
 from memory_agent.graph.context import user_id_problem
+from memory_agent.memory import tokens
 from memory_agent.models.errors import ModelError
 from memory_agent.stores.base import StoreError
 from memory_agent.stores.data_dir import DataDirError
@@ -131,7 +133,7 @@ def open_agent(settings: Settings, *, read_only: bool = False) -> MemoryAgent:
 
     ``read_only`` commands (``memories ...``) never run the graph, so they use the offline
     model: listing memories must not need a provider API key. Otherwise the embedder starts
-    loading its weights in a background thread while the stores open.
+    loading its weights, and the token counter its file, in background threads while the stores open.
     """
     # Start-up laziness: the agent, the chat models and the embedder pull in LangGraph, Chroma and
     # torch, so they are imported when a command opens the agent, not when the CLI starts.
@@ -141,10 +143,13 @@ def open_agent(settings: Settings, *, read_only: bool = False) -> MemoryAgent:
 
     if read_only:
         return MemoryAgent.open(settings, model=load_chat_model("offline"))
-    embedder = embeddings.load_embedder(settings.embedder, openai_base_url=settings.openai_base_url)
+    embedder = embeddings.load_embedder(settings.embedder, openai_base_url=settings.openai_base_url,
+                                        runtime=settings.embedder_runtime, threads=settings.embedder_threads)
     warm = getattr(embedder.embeddings, "warm_up", None)
     if callable(warm):
         warm()
+    # the budgets' token counter reads its BPE file (~0.3 s) on first use: read it while the stores open
+    threading.Thread(target=tokens.warm_up, name="tokenizer-warm-up", daemon=True).start()
     return MemoryAgent.open(settings, embedder=embedder)
 
 

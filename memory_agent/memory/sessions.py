@@ -21,8 +21,9 @@ when relevant (:func:`relevant_summaries`): the opening message asks about earli
 ("what did we talk about last time?"; then on any turn, all summaries), or one of the facts the
 summary shows was retrieved as relevant to the message (the hybrid embedding and BM25 score and
 floors of :mod:`memory_agent.memory.retrieval`, the same test a memory passes to be injected).
-Newest first, each line while the token budget lasts (``Settings.max_session_tokens``, estimated
-as in :mod:`memory_agent.memory.caps`) — a budget, not a fixed count.
+Newest first, each line while the token budget lasts (``Settings.max_session_tokens``: tokens of
+the whole rendered session block, episodes and wrapper included,
+:func:`memory_agent.memory.gate.fit_session_block`) — a budget, not a fixed count.
 
 **Episodes.** An approved fact of kind decision, event or commitment is also written as a dated
 episode. :func:`time_range` reads "yesterday", "last week", "last month", "in March", "3 days
@@ -49,7 +50,6 @@ from langchain_core.messages import AIMessage, BaseMessage
 
 from memory_agent.core.facts import Fact
 from memory_agent.core.kinds import profile_kinds
-from memory_agent.memory.caps import estimate_tokens
 
 #: How a summary labels a fact of each kind (other kinds: the kind's name).
 SUMMARY_ROLES = {"decision": "decided", "commitment": "open item"}
@@ -143,23 +143,6 @@ def profile_lines(profile: Sequence[Fact], now: datetime, skip_ids: Collection[s
     in the given order."""
     live = fact_lines(profile, now, skip_ids)
     return [line for kind in profile_kinds() for line in live if line["label"] == kind]
-
-
-def within_budget(lines: Sequence[dict[str, Any]], budget: int) -> list[dict[str, Any]]:
-    """``lines`` in order while their estimated tokens (content, label and 4 for the line's
-    markup) fit ``budget``; then one last line ``{"label": "note", ...}`` saying how many were
-    left out, if any."""
-    kept: list[dict[str, Any]] = []
-    used = 0
-    for line in lines:
-        cost = estimate_tokens(line["content"]) + estimate_tokens(line["label"]) + 4
-        if used + cost > budget:
-            left = len(lines) - len(kept)
-            kept.append({"label": "note", "content": f"{left} more lines left out: over the session token budget"})
-            break
-        kept.append(line)
-        used += cost
-    return kept
 
 
 # ---- episodes -------------------------------------------------------------------------------------

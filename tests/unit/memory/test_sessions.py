@@ -13,6 +13,7 @@ from memory_agent.app import control
 from memory_agent.core.facts import Source
 from memory_agent.memory.retrieval import RetrievalConfig
 from memory_agent.memory.sessions import time_range
+from memory_agent.memory.tokens import count_tokens
 from memory_agent.models.offline.chat_model import OfflineChatModel
 
 POSTGRES = {"kind": "decision", "content": "The user's team decided to use Postgres for the backend.",
@@ -103,7 +104,7 @@ def test_a_summary_is_loaded_only_when_relevant_to_the_opening_message(agent, mo
 
 
 def test_session_start_loads_profile_and_summaries_within_a_token_budget(make_agent, model):
-    agent = make_agent(model=model, max_session_tokens=60)
+    agent = make_agent(model=model, max_session_tokens=200)  # the block's wrapper alone is 137 tokens
     for i in range(8):
         fact = plant(agent.memory, "alice", f"The user is planning trip number {i}.", topic="trip", now=day(i),
                      source=Source(thread_id=f"s{i}", message_ids=["m0"]))
@@ -115,6 +116,8 @@ def test_session_start_loads_profile_and_summaries_within_a_token_budget(make_ag
     assert lines[0] == "- [previous session 2025-03-08: fact] The user is planning trip number 7."  # newest first
     assert 1 < len(lines) < 9 and "more lines left out: over the session token budget" in lines[-1]
     assert result.session[-1]["label"] == "note"
+    block = next(str(m.content) for m in model.answer_prompts[-1] if m.type == "system" and "<session>" in m.content)
+    assert count_tokens(block) <= 200
 
     roomy = make_agent(data_dir=agent.settings.data_dir.parent / "roomy", model=model, max_session_tokens=2000)
     for i in range(8):
