@@ -66,7 +66,8 @@ def _open():
             warm = getattr(_agent.memory.embeddings, "warm_up", None)
             if callable(warm):
                 warm()  # load the embedder in the background before the first run needs it
-            _graph = build_graph(_agent.memory, _agent.model, checkpointer=None, context_schema=ServerContext)
+            _graph = build_graph(_agent.memory, _agent.model, checkpointer=None, context_schema=ServerContext,
+                                 max_tool_rounds=_agent.settings.max_tool_rounds)
         return _graph
 
 
