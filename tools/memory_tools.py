@@ -19,6 +19,7 @@ from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, ConfigDict, Field
 
 from memory_agent.core.kinds import profile_kinds
+from memory_agent.graph.context import AgentContext
 from memory_agent.memory.sessions import episode_lines, profile_lines, shares_content_word, summary_lines, time_range
 from memory_agent.stores.long_term import LongTermMemory
 from memory_agent.stores.session_memory import live_facts_by_id
@@ -31,7 +32,7 @@ class _Scoped(BaseModel):
     """Arguments of a memory tool: only those declared; ``runtime`` is filled by the graph."""
 
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
-    runtime: ToolRuntime
+    runtime: ToolRuntime[AgentContext]
 
 
 class SearchArgs(_Scoped):
@@ -51,7 +52,7 @@ def _day(value: str | None, name: str) -> datetime | None:
     return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
 
 
-def _memory_on(memory: LongTermMemory, runtime: ToolRuntime) -> bool:
+def _memory_on(memory: LongTermMemory, runtime: ToolRuntime[AgentContext]) -> bool:
     """The turn's memory switch (as ``load_memory`` fixed it) and the user's own."""
     turn = (runtime.state or {}).get("turn") if isinstance(runtime.state, dict) else None
     enabled = turn["memory_enabled"] if turn else runtime.context.memory_enabled
@@ -66,7 +67,7 @@ def _result(lines: list[dict[str, Any]], what: str) -> tuple[str, list[dict[str,
 def memory_tools(memory: LongTermMemory) -> list[BaseTool]:
     """The memory tools over ``memory``: ``search_memories``, ``get_user_profile``, ``list_open_items``."""
 
-    def search_memories(query: str, runtime: ToolRuntime, since: str | None = None,
+    def search_memories(query: str, runtime: ToolRuntime[AgentContext], since: str | None = None,
                         until: str | None = None) -> tuple[str, list[dict[str, Any]]]:
         """Search what you remember about this user (facts, dated episodes, earlier sessions) for a query,
         optionally only within a time range. Use it when the user asks what you know or remember about
@@ -99,14 +100,14 @@ def memory_tools(memory: LongTermMemory) -> list[BaseTool]:
         unique = [line for line in lines if not (line.get("fact_id") in seen or seen.add(line.get("fact_id")))]
         return _result(unique, "memories found")
 
-    def get_user_profile(runtime: ToolRuntime) -> tuple[str, list[dict[str, Any]]]:
+    def get_user_profile(runtime: ToolRuntime[AgentContext]) -> tuple[str, list[dict[str, Any]]]:
         """This user's profile: how they like answers presented, their restrictions and preferences."""
         if not _memory_on(memory, runtime):
             return _result([], "profile lines (memory is off for this user)")
         user, now = runtime.context.user_id, runtime.context.clock()
         return _result(profile_lines(memory.ledger.live_facts_of_kinds(user, profile_kinds()), now), "profile lines")
 
-    def list_open_items(runtime: ToolRuntime) -> tuple[str, list[dict[str, Any]]]:
+    def list_open_items(runtime: ToolRuntime[AgentContext]) -> tuple[str, list[dict[str, Any]]]:
         """This user's open items: commitments and to-dos they told you about that are still live."""
         if not _memory_on(memory, runtime):
             return _result([], "open items (memory is off for this user)")

@@ -15,6 +15,8 @@ import operator
 
 from langgraph.prebuilt import ToolRuntime
 
+from memory_agent.graph.context import AgentContext
+
 #: Longest arithmetic expression :func:`calculator` evaluates, in characters.
 MAX_EXPRESSION_CHARS = 200
 _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
@@ -22,7 +24,7 @@ _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.m
               ast.USub: operator.neg, ast.UAdd: operator.pos}
 
 
-def current_time(runtime: ToolRuntime) -> str:
+def current_time(runtime: ToolRuntime[AgentContext]) -> str:
     """The current date and time (UTC, ISO 8601) and the weekday. Use it for any question about today's
     date, the time or the day of the week."""
     now = runtime.context.clock()

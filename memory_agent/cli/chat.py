@@ -286,17 +286,41 @@ def resume_command(user: str, thread: str, explicit: dict[str, Any] | None = Non
     return f"memory-agent{opts} chat --user {shlex.quote(user)} --thread {shlex.quote(thread)}"
 
 
+def _print_tool_calls(console: Console, update: dict) -> bool:
+    """One dim line per tool the answer calls; False when it calls none (it is the final answer)."""
+    calls = [c for m in update.get("messages", []) for c in (getattr(m, "tool_calls", None) or [])]
+    for c in calls:
+        args = ", ".join(f"{k}={v!r}" for k, v in (c.get("args") or {}).items())
+        console.print(Text(f"  tool: {c.get('name')}({args})", style="dim"))
+    return bool(calls)
+
+
 def _run_turn(console: Console, agent: MemoryAgent, user: str, thread: str, text: str) -> None:
-    """Stream one turn: memories (dim), the answer as soon as it exists, then auto-commits."""
+    """Stream one turn: memories (dim), the answer's tokens as they arrive (tool calls in between),
+    then the proposals refused and the auto-commits."""
+    # Start-up laziness: the agent module imports LangGraph; by now the agent is open anyway.
+    from memory_agent.app.agent import ANSWER_TOKEN
+
     proposals: dict[str, dict] = {}
-    for node, update, _seconds in agent.stream_turn(user, text, thread_id=thread):
-        if node == "load_memory":
+    streamed = False  # answer tokens printed since the last answer update
+    for node, update, _seconds in agent.stream_turn(user, text, thread_id=thread, tokens=True):
+        if node == ANSWER_TOKEN:
+            if not streamed:
+                console.print(Text("assistant: ", style="bold cyan"), end="")
+                streamed = True
+            console.print(Text(update["text"]), end="", soft_wrap=True)
+        elif node == "load_memory":
             _print_memories_injected(console, update.get("memories") or [])
             if update.get("memories_left_out"):
                 console.print(Text(f"  {update['memories_left_out']} more relevant memories left out: over the "
                                    "memory token budget (MEMORY_AGENT_MAX_MEMORY_TOKENS)", style="yellow"))
         elif node == "answer":
-            _print_answer(console, update)
+            if streamed:
+                console.print()
+            calls = _print_tool_calls(console, update)
+            if not streamed and not calls:  # a model that does not stream: the whole answer at once
+                _print_answer(console, update)
+            streamed = False
         elif node == "propose_facts":
             proposals = {p["id"]: p for p in update.get("proposals") or []}
             _print_refused(console, update.get("dropped") or [])
