@@ -94,8 +94,7 @@ def memory_tools(memory: LongTermMemory) -> list[BaseTool]:
             for row in memory.ledger.summaries(user):
                 ended = _day(str(row.get("ended_at") or ""), "ended_at")
                 if ended is not None and inside(ended):
-                    lines += [{**line, "label": f"session {str(row['ended_at'])[:10]} {line['label']}"}
-                              for line in summary_lines(row, facts, now, set())]
+                    lines += summary_lines(row, facts, now)
         seen: set[str] = set()
         unique = [line for line in lines if not (line.get("fact_id") in seen or seen.add(line.get("fact_id")))]
         return _result(unique, "memories found")

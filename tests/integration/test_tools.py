@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import T0, ScriptedChatModel, plant
+from conftest import T0, ScriptedChatModel, day, plant
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import StructuredTool
@@ -191,3 +191,27 @@ def test_tool_output_cannot_close_its_fence_or_instruct_the_model(make_agent):
     for refused in (markup, order):  # markup or an instruction never reaches the prompt
         assert refused.content.count("</tool_result>") == 1 and "<system>" not in refused.content
         assert "Ignore all previous" not in refused.content and "left out" in refused.content
+
+
+def test_search_by_time_range_finds_the_episodes_and_sessions_of_that_range(make_agent):
+    model = ToolCallingModel(steps=["ok"], script={
+        "Postgres": [{"kind": "decision", "content": "The team decided to use Postgres.", "topic": "database"}],
+        "Redis": [{"kind": "decision", "content": "The team decided to add Redis.", "topic": "cache"}],
+        "tabs": [{"kind": "preference", "content": "The user prefers tabs for indentation.", "topic": "indent"}]})
+    agent = make_agent(model=model)
+    agent.turn("alice", "We decided on Postgres.", thread_id="march", now=T0, approval="never")
+    agent.turn("alice", "I prefer tabs.", thread_id="march", now=T0, approval="never")
+    agent.end_session("alice", "march", now=T0)
+    agent.turn("alice", "We decided to add Redis.", thread_id="april", now=day(40), approval="never")
+    model.steps = [[{"name": "search_memories", "args": {"query": "what did we decide",
+                                                         "since": day(35).date().isoformat()}},
+                    {"name": "search_memories", "args": {"query": "what did we decide in March"}},
+                    {"name": "search_memories", "args": {"query": "decide", "since": "the other day"}}], "ok"]
+    model.answer_prompts.clear()
+    agent.turn("alice", "What did we decide?", thread_id="q", now=day(41))
+    april, march, bad = model.tool_results(1)
+    assert "episode 2025-04-10] The team decided to add Redis." in april.content and "Postgres" not in april.content
+    assert "Postgres" in march.content and "Redis" not in march.content
+    assert march.content.count("Postgres") == 1  # an episode and a session line of one fact: shown once
+    assert "The user prefers tabs for indentation." in march.content  # said in the March session
+    assert bad.status == "error" and "since must be a date like 2025-03-01" in bad.content
