@@ -21,7 +21,7 @@ __all__ = [
     "TurnRecord",
 ]
 
-NODE_ORDER = ("load_memory", "answer", "propose_facts", "human_approval", "commit")
+NODE_ORDER = ("load_memory", "answer", "tools", "propose_facts", "human_approval", "commit")
 """Graph nodes in the order they run: the order of the latency rows."""
 STORE_PROBE_ID = "store"
 """The :attr:`ProbeResult.id` of a scenario's ``store`` checks."""

@@ -1,4 +1,4 @@
-"""The agent's LangGraph state machine: ``load_memory → answer → propose_facts → human_approval → commit``.
+"""The agent's LangGraph state machine: ``load_memory → answer (⇄ tools) → propose_facts → human_approval → commit``.
 
 - ``context``: ``AgentContext``, the run's runtime context (user, clock, stores, model).
 - ``state``: ``AgentState``, the graph state a checkpointer keeps per thread.

@@ -139,7 +139,8 @@ def _open():
             if callable(warm):
                 warm()  # load the embedder in the background before the first run needs it
             threading.Thread(target=tokens.warm_up, name="tokenizer-warm-up", daemon=True).start()
-            compiled = build_graph(_agent.memory, _agent.model, checkpointer=None, context_schema=ServerContext)
+            compiled = build_graph(_agent.memory, _agent.model, checkpointer=None, context_schema=ServerContext,
+                                   max_tool_rounds=_agent.settings.max_tool_rounds)
             # the same graph as AuthenticatedGraph (how Pregel.copy makes its copies)
             _graph = AuthenticatedGraph(**{k: v for k, v in compiled.__dict__.items() if k != "__orig_class__"})
         return _graph

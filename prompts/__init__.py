@@ -3,6 +3,7 @@
 - ``system.md``: the answer node's system prompt.
 - ``memory_block.md``: how injected memories are presented (``{memories}`` placeholder).
 - ``session_block.md``: profile, earlier sessions, procedural facts and episodes (``{session}``).
+- ``tool_block.md``: how a tool result is handed to the model (``{tool}``, ``{status}``, ``{lines}``).
 - ``propose_facts.md``: the extraction prompt (``{messages}``, ``{memories}``: related live memories as
   ``[m1] (kind, topic) content`` lines, ``{today}``: the context clock's date and weekday).
 """

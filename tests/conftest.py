@@ -301,7 +301,8 @@ def plant(memory: LongTermMemory, user_id: str, content: str, *, kind: str = "fa
 class FakeOpenAI:
     """Answers ``POST /v1/chat/completions``: plain requests with :attr:`reply`; requests with a
     ``response_format`` (structured output) with :attr:`structured`, a function of the prompt text
-    that returns the message content (a string, JSON or not)."""
+    that returns the message content (a string, JSON or not); ``"stream": true`` requests as server-sent
+    events, one chunk per word."""
 
     def __init__(self) -> None:
         self.reply = "Here is my answer."
@@ -315,6 +316,9 @@ class FakeOpenAI:
                 fake.requests.append(body)
                 prompt = "\n".join(str(m.get("content")) for m in body["messages"])
                 content = fake.structured(prompt) if body.get("response_format") else fake.reply
+                if body.get("stream"):  # server-sent events, one chunk per word, as OpenAI streams
+                    self._stream(body["model"], content)
+                    return
                 data = json.dumps({
                     "id": "c1", "object": "chat.completion", "created": 0, "model": body["model"],
                     "choices": [{"index": 0, "finish_reason": "stop",
@@ -326,6 +330,19 @@ class FakeOpenAI:
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)
+
+            def _stream(self, model: str, content: str) -> None:
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                words = re.findall(r"\S+\s*", content) or [""]
+                for i, word in enumerate([*words, None]):
+                    delta = {} if word is None else {"content": word, **({"role": "assistant"} if i == 0 else {})}
+                    end = "stop" if word is None else None
+                    chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": model,
+                             "choices": [{"index": 0, "delta": delta, "finish_reason": end}]}
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                self.wfile.write(b"data: [DONE]\n\n")
 
             def log_message(self, *args) -> None:
                 pass

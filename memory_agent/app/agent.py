@@ -11,15 +11,23 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.types import Command
 
+from memory_agent.app.async_turns import AsyncTurns
 from memory_agent.app.checkpoints import AgentTranscripts, checkpoint_thread_id, store_errors
 from memory_agent.app.settings import Settings
+from memory_agent.app.turns import (
+    ANSWER_TOKEN,
+    InputError,
+    PendingApprovalError,
+    TurnResult,
+    stream_events,
+    whole_answer,
+)
 from memory_agent.app.wiring import open_stores
 from memory_agent.core.facts import stable_id
 from memory_agent.graph.builder import build_graph
@@ -34,48 +42,18 @@ from memory_agent.stores.long_term import LongTermMemory
 from memory_agent.stores.session_memory import rendered_summary
 
 
-class InputError(ValueError):
-    """A user message or id the agent will not take (the message says what to do)."""
-
-
-class PendingApprovalError(RuntimeError):
-    """The thread waits at an approval; answer it (``resume``) before sending a new message."""
-
-
 def _check_thread(thread_id: object) -> str:
     if not isinstance(thread_id, str) or not thread_id.strip():
         raise InputError(f"The thread id must be a non-blank string, not {thread_id!r}.")
     return thread_id
 
 
-@dataclass
-class TurnResult:
-    """What one run (a turn or a resume) produced.
-
-    - ``answer``: the assistant's reply ('' for a resume).
-    - ``memories``: injected memories (dicts with id, kind, content, score).
-    - ``memories_left_out``: relevant memories the token budget left out.
-    - ``session``: session-level memory injected (profile, earlier sessions, procedural, episodes).
-    - ``pending``: proposals waiting for approval (empty when the run finished).
-    - ``dropped``: proposals dropped by validation or reconcile, with reasons.
-    - ``committed``: what ``commit`` wrote.
-    - ``node_seconds``: wall-clock seconds per node that ran.
-    """
-
-    answer: str = ""
-    memories: list[dict] = field(default_factory=list)
-    memories_left_out: int = 0
-    session: list[dict] = field(default_factory=list)
-    pending: list[dict] = field(default_factory=list)
-    dropped: list[dict] = field(default_factory=list)
-    committed: list[dict] = field(default_factory=list)
-    node_seconds: dict[str, float] = field(default_factory=dict)
-
-
-class MemoryAgent:
+class MemoryAgent(AsyncTurns):
     """The agent graph with its checkpointer and long-term memory.
 
-    Build with :meth:`open` (embedded defaults from :class:`Settings`) or pass the parts.
+    Build with :meth:`open` (embedded defaults from :class:`Settings`) or pass the parts. The async
+    twins :meth:`aturn`, :meth:`aresume`, :meth:`astream_turn` (``memory_agent.app.async_turns``) run
+    the same graph with ``ainvoke``/``astream`` on the same stores.
     """
 
     def __init__(self, memory: LongTermMemory, model, checkpointer, settings: Settings, closers=()):
@@ -83,7 +61,9 @@ class MemoryAgent:
         self.model = model
         self.settings = settings
         self.checkpointer = checkpointer
-        self.graph = build_graph(memory, model, checkpointer)
+        self.graph = build_graph(memory, model, checkpointer, max_tool_rounds=settings.max_tool_rounds)
+        self.checkpoint_file: str | None = None  # the embedded checkpointer's file (the async saver opens it)
+        self._async_graphs: dict = {}  # event loop -> (graph on its async saver, aclose)
         self._closers = list(closers)
         self._compactors: list = []
         self.repaired: list[dict] = []  # the half-done writes :meth:`open` finished (LongTermMemory.repair)
@@ -109,6 +89,7 @@ class MemoryAgent:
         stores = open_stores(settings, embedder)
         agent = cls(stores.memory, model, stores.checkpointer, settings, closers=stores.closers)
         agent._compactors = stores.compactors
+        agent.checkpoint_file = stores.checkpoint_file
         try:  # finish the writes a process that died (or lost a store) left half-done
             agent.repaired = agent.memory.repair()
         except BaseException:
@@ -124,7 +105,8 @@ class MemoryAgent:
             compact()
 
     def close(self) -> None:
-        """Close the stores and release the data folder."""
+        """Close the stores and release the data folder (call :meth:`aclose` first in async code)."""
+        self._drop_async_graphs()
         for close in self._closers:
             close()
         self._closers = []
@@ -214,16 +196,21 @@ class MemoryAgent:
         self, user_id: str, text: str, *, thread_id: str | None = None, now: datetime | None = None,
         approval: str | None = None, memory: bool = True, tokens: bool = False,
     ) -> Iterator[tuple[str, dict, float]]:
-        """Run one turn and yield ``(node, update, seconds)`` as each node finishes.
-
-        With ``tokens``, the answer is also yielded as it is generated: ``("__token__", {"text": str},
-        0.0)`` for each piece the chat model streams (LangGraph's ``messages`` stream mode; a model
-        that does not stream gives its whole reply as one piece, before the ``answer`` update).
+        """Run one turn and yield ``(node, update, seconds)`` as each node finishes (``answer`` and
+        ``tools`` once per tool round). With ``tokens``, also ``(ANSWER_TOKEN, {"text": piece}, 0.0)``
+        for each piece of text the model streams in the ``answer`` node (LangGraph's ``messages``
+        stream mode; a model that does not stream gives its whole reply as one piece, before the
+        ``answer`` update).
 
         Raises:
             InputError: empty or oversized message, blank user id.
             PendingApprovalError: the thread waits at an approval (resume it first).
         """
+        yield from self._stream(*self._begin_turn(user_id, text, thread_id, now, approval, memory), tokens=tokens)
+
+    def _begin_turn(self, user_id: str, text: str, thread_id: str | None, now: datetime | None,
+                    approval: str | None, memory: bool) -> tuple[dict, dict, AgentContext]:
+        """Check a new turn and record its thread; returns the graph's ``(input, config, context)``."""
         thread_id = thread_id or uuid.uuid4().hex
         if memory and isinstance(user_id, str) and user_id.strip():
             memory = self.memory.ledger.memory_enabled(user_id)  # the user's own switch (memories ... off)
@@ -242,10 +229,10 @@ class MemoryAgent:
             self.summarize_ended_sessions(user_id, ctx.clock(), keep_open=thread_id)  # a new session starts
         self.memory.ledger.remember_thread(user_id, thread_id, ctx.clock())
         self.memory.ledger.touch_thread(user_id, thread_id, ctx.clock())
-        yield from self._stream({"messages": [HumanMessage(content=text, id=uuid.uuid4().hex)]},
-                                self._config(user_id, thread_id), ctx, tokens=tokens)
+        return ({"messages": [HumanMessage(content=text, id=uuid.uuid4().hex)]}, self._config(user_id, thread_id),
+                ctx)
 
-    def _stream(self, payload, config, ctx, *, tokens: bool = False) -> Iterator[tuple[str, dict, float]]:
+    def _stream(self, payload, config, ctx, tokens: bool = False) -> Iterator[tuple[str, dict, float]]:
         """Run the graph; a write left half-done by an earlier store error is finished first, and a
         store error now makes the next run finish what this one left (``LongTermMemory.repair``).
         ``tokens``: also yield the answer node's streamed pieces (see :meth:`stream_turn`)."""
@@ -254,29 +241,29 @@ class MemoryAgent:
         try:
             with store_errors():
                 self.memory.repair_if_due()
+                modes = ["updates", "messages"] if tokens else ["updates"]
                 streamed = False
-                for mode, chunk in self.graph.stream(payload, config=config, context=ctx, stream_mode=modes):
-                    if mode == "messages":
-                        piece, meta = chunk
-                        text = piece.content if isinstance(piece.content, str) else ""
-                        # pieces of the reply come as chunks, or (a model that does not stream) as one
-                        # whole message; the node's returned message repeats the reply: skipped
-                        whole = not isinstance(piece, AIMessageChunk)
-                        if text and meta.get("langgraph_node") == "answer" and not (whole and streamed):
-                            streamed = True
-                            yield "__token__", {"text": text}, 0.0
-                        continue
+                for part in self.graph.stream(payload, config=config, context=ctx, stream_mode=modes):
                     now = time.perf_counter()
-                    for node, update in chunk.items():
-                        yield node, update if isinstance(update, dict) else {"value": update}, now - last
-                    last = now
+                    events = stream_events(part)
+                    if part[0] == "messages" and not events and not streamed:
+                        # a model that does not stream: its whole reply, once (after streamed pieces the
+                        # node's returned message repeats them and is skipped)
+                        events = whole_answer(part)
+                    streamed = streamed or any(node == ANSWER_TOKEN for node, _ in events)
+                    if any(node == "answer" for node, _ in events):
+                        streamed = False  # the next tool round's answer is a new message
+                    for node, update in events:
+                        yield node, update, 0.0 if node == ANSWER_TOKEN else now - last
+                    if any(node != ANSWER_TOKEN for node, _ in events):
+                        last = now
         except StoreError:
             self.memory.mark_repair_due()
             raise
 
     def _collect(self, events, result: TurnResult) -> TurnResult:
         for node, update, seconds in events:
-            if node.startswith("__"):
+            if node.startswith("__") or node == ANSWER_TOKEN:
                 continue
             result.node_seconds[node] = result.node_seconds.get(node, 0.0) + seconds
             if node == "answer":
@@ -323,6 +310,10 @@ class MemoryAgent:
                                TurnResult())
         result.pending = self.pending(user_id, thread_id)
         return result
+
+    def _drop_async_graphs(self) -> None:
+        """Forget the async graphs; their savers' connections are closed by :meth:`aclose`."""
+        self._async_graphs.clear()
 
     def end_session(self, user_id: str, thread_id: str, *, now: datetime | None = None) -> dict | None:
         """End a thread (``/end`` in chat): write its session summary — the thread id, its first and

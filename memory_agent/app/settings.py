@@ -50,6 +50,8 @@ class Settings(BaseSettings):
             default): after that many runs a query becomes a server-side prepared statement. Set
             ``none`` behind PgBouncer in transaction mode, which cannot keep prepared statements.
         postgres_pool_size: most connections this process opens to Postgres.
+        max_tool_rounds: answers per turn that may call tools (``graph/builder.py``); after that many
+            the model is asked without tools, so the turn ends with a reply (default 4).
         postgres_timeout: seconds to wait for a Postgres connection before the turn fails with a
             clear error (the service is down or the pool is exhausted).
     """
@@ -78,6 +80,7 @@ class Settings(BaseSettings):
     postgres_prepare_threshold: int | None = Field(default=5, ge=0)
     postgres_pool_size: int = Field(default=10, ge=1)
     postgres_timeout: float = Field(default=10.0, gt=0)
+    max_tool_rounds: int = Field(default=4, ge=0, le=50)
 
     @field_validator("postgres_prepare_threshold", mode="before")
     @classmethod

@@ -9,7 +9,7 @@ ledger to one Postgres pool; ``settings.chroma_url`` moves the live facts to a C
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +23,7 @@ from memory_agent.stores.chroma_store import ChromaFactIndex, make_chroma_client
 from memory_agent.stores.data_dir import DataDir
 from memory_agent.stores.long_term import LongTermMemory
 from memory_agent.stores.postgres import make_checkpointer, open_pool
+from memory_agent.stores.sql.dialects import postgres_error
 from memory_agent.stores.sql.ledger import SQLFactLedger, compact_sqlite_file
 
 
@@ -35,12 +36,15 @@ class OpenStores:
     - ``closers``: call each, in order, to close the stores and release the data folder.
     - ``compactors``: call each to rewrite the embedded files so deleted text does not linger
       (the ledger's own compaction; for embedded Chroma also its orphan vector folders and file).
+    - ``checkpoint_file``: the embedded checkpointer's SQLite file (``None`` with Postgres), for
+      :func:`open_async_checkpointer`.
     """
 
     memory: LongTermMemory
     checkpointer: Any
     closers: list[Callable[[], None]] = field(default_factory=list)
     compactors: list[Callable[[], None]] = field(default_factory=list)
+    checkpoint_file: str | None = None
 
 
 def open_stores(settings: Settings, embedder: EmbedderInfo) -> OpenStores:
@@ -87,4 +91,40 @@ def open_stores(settings: Settings, embedder: EmbedderInfo) -> OpenStores:
     if data is not None and not settings.chroma_url:
         compactors += [lambda: remove_orphan_segment_dirs(data.chroma_path),
                        lambda: compact_sqlite_file(data.chroma_path / "chroma.sqlite3")]
-    return OpenStores(memory, checkpointer, closers, compactors)
+    return OpenStores(memory, checkpointer, closers, compactors,
+                      checkpoint_file=None if settings.database_url else str(data.sqlite_path))
+
+
+async def open_async_checkpointer(settings: Settings, checkpoint_file: str | None
+                                  ) -> tuple[Any, Callable[[], Awaitable[None]]]:
+    """The async twin of the checkpointer :func:`open_stores` opened, on the same tables, for the
+    running event loop: ``AsyncPostgresSaver`` on a psycopg ``AsyncConnectionPool`` (same URL and
+    settings as the sync pool), or ``AsyncSqliteSaver`` on an ``aiosqlite`` connection to
+    ``checkpoint_file``. Returns ``(saver, aclose)``; the sync saver already set the tables up.
+
+    Raises:
+        memory_agent.stores.base.StoreError: Postgres cannot be reached within ``settings.postgres_timeout``.
+    """
+    if settings.database_url:
+        import psycopg
+        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+        from psycopg.rows import dict_row
+        from psycopg_pool import AsyncConnectionPool
+
+        pool = AsyncConnectionPool(settings.database_url, min_size=1, max_size=max(settings.postgres_pool_size, 2),
+                                   kwargs={"autocommit": True, "row_factory": dict_row,
+                                           "prepare_threshold": settings.postgres_prepare_threshold},
+                                   timeout=settings.postgres_timeout, open=False, name="memory-agent-async")
+        try:
+            await pool.open(wait=True, timeout=settings.postgres_timeout)
+        except (psycopg.Error, Exception) as exc:
+            await pool.close(timeout=0)
+            raise postgres_error(exc, "Postgres (async checkpointer)") from exc
+        return AsyncPostgresSaver(pool), pool.close
+    import aiosqlite
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    conn = await aiosqlite.connect(str(checkpoint_file), timeout=5.0)
+    saver = AsyncSqliteSaver(conn)
+    await saver.setup()
+    return saver, conn.close

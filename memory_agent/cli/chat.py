@@ -320,31 +320,51 @@ def resume_command(user: str, thread: str, explicit: dict[str, Any] | None = Non
     return f"memory-agent{opts} chat --user {shlex.quote(user)} --thread {shlex.quote(thread)}"
 
 
+def _print_tool_calls(console: Console, update: dict) -> bool:
+    """One dim line per tool the answer calls; False when it calls none (it is the final answer)."""
+    calls = [c for m in update.get("messages", []) for c in (getattr(m, "tool_calls", None) or [])]
+    for c in calls:
+        args = ", ".join(f"{k}={v!r}" for k, v in (c.get("args") or {}).items())
+        console.print(Text(f"  tool: {c.get('name')}({args})", style="dim"))
+    return bool(calls)
+
+
 def _run_turn(console: Console, agent: MemoryAgent, user: str, thread: str, text: str) -> None:
-    """Stream one turn: memories (dim), the answer as soon as it exists, then auto-commits."""
+    """Stream one turn: memories (dim), the answer's tokens as they arrive (tool calls in between),
+    then the proposals refused and the auto-commits."""
+    # Start-up laziness: the agent module imports LangGraph; by now the agent is open anyway.
+    from memory_agent.app.agent import ANSWER_TOKEN
+
     proposals: dict[str, dict] = {}
+    streamed = False  # answer tokens printed since the last answer update
     with contextlib.ExitStack() as status:  # a spinner between the answer and the proposals (terminal only)
-        for node, update, _seconds in agent.stream_turn(user, text, thread_id=thread):
+        for node, update, _seconds in agent.stream_turn(user, text, thread_id=thread, tokens=True):
             status.close()
-            _print_update(console, node, update, proposals)
-            if node == "answer":
-                status.enter_context(console.status("[dim]looking for something to remember…[/]", spinner="dots"))
-
-
-def _print_update(console: Console, node: str, update: dict, proposals: dict[str, dict]) -> None:
-    """Print what graph node ``node`` returned; ``proposals`` collects the proposals by id."""
-    if node == "load_memory":
-        _print_memories_injected(console, update.get("memories") or [])
-        if update.get("memories_left_out"):
-            console.print(Text(f"  {update['memories_left_out']} more relevant memories left out: over the "
-                               "memory token budget (MEMORY_AGENT_MAX_MEMORY_TOKENS)", style="yellow"))
-    elif node == "answer":
-        _print_answer(console, update)
-    elif node == "propose_facts":
-        proposals.update({p["id"]: p for p in update.get("proposals") or []})
-        _print_refused(console, update.get("dropped") or [])
-    elif node == "commit" and update.get("committed"):
-        _print_committed(console, update["committed"], proposals)
+            if node == ANSWER_TOKEN:
+                if not streamed:
+                    console.print(Text("assistant: ", style="bold cyan"), end="")
+                    streamed = True
+                console.print(Text(update["text"]), end="", soft_wrap=True)
+            elif node == "load_memory":
+                _print_memories_injected(console, update.get("memories") or [])
+                if update.get("memories_left_out"):
+                    console.print(Text(f"  {update['memories_left_out']} more relevant memories left out: over the "
+                                       "memory token budget (MEMORY_AGENT_MAX_MEMORY_TOKENS)", style="yellow"))
+            elif node == "answer":
+                if streamed:
+                    console.print()
+                calls = _print_tool_calls(console, update)
+                if not streamed and not calls:  # nothing streamed: the whole answer at once
+                    _print_answer(console, update)
+                streamed = False
+                if not calls:
+                    status.enter_context(console.status("[dim]looking for something to remember…[/]",
+                                                        spinner="dots"))
+            elif node == "propose_facts":
+                proposals = {p["id"]: p for p in update.get("proposals") or []}
+                _print_refused(console, update.get("dropped") or [])
+            elif node == "commit" and update.get("committed"):
+                _print_committed(console, update["committed"], proposals)
 
 
 def _print_memory_off(console: Console, agent: MemoryAgent, user: str) -> None:

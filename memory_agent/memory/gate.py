@@ -1,5 +1,6 @@
 """The one gate between long-term memory and the prompt: every block of memory the model reads
-(retrieved memories, the profile, earlier sessions, procedural facts, episodes) passes here.
+(retrieved memories, the profile, earlier sessions, procedural facts, episodes) and every tool result
+(:func:`tool_block`) passes here.
 
 Three steps, the same for every block:
 
@@ -12,8 +13,9 @@ Three steps, the same for every block:
    store). :func:`admit` does this for ``load_memory``, so what the turn reports as injected is
    what the prompt holds.
 3. **Fence**: one line per item, ``- [label] text``, HTML-escaped (``<`` becomes ``&lt;``), inside the
-   block's tags (``<memories>`` or ``<session>``) under the heading of ``prompts/memory_block.md`` or
-   ``prompts/session_block.md``, which present the lines as data about the user, never as
+   block's tags (``<memories>``, ``<session>`` or ``<tool_result>``) under the heading of
+   ``prompts/memory_block.md``, ``prompts/session_block.md`` or ``prompts/tool_block.md``, which present
+   the lines as data (about the user, or returned by a tool), never as
    instructions. No stored text can close the fence or start a line of its own.
 
 :func:`memory_block` and :func:`session_block` screen again as they render (the ``answer`` node
@@ -206,3 +208,16 @@ def _greedy(costs: Sequence[int], room: int, *, stop: bool) -> list[int]:
         elif stop:
             break
     return taken
+
+
+def tool_block(tool: str, lines: Sequence[Mapping[str, Any]], *, error: bool = False) -> str:
+    """The ``<tool_result>`` block (``prompts/tool_block.md``) of one tool call, as the ``tools`` node
+    hands it to the model: the tool's name, then one :func:`fenced_line` per line ``{"label",
+    "content"}`` that passes :func:`admit` (a line refused by the screen is replaced by a note saying
+    so, never shown), or ``(nothing)``. ``error``: the lines are the tool's error message."""
+    kept = admit(lines, what=f"{tool} result")
+    body = [fenced_line(m.get("label", "result"), m["content"]) for m in kept]
+    if len(kept) < len(lines):
+        body.append(fenced_line("note", f"{len(lines) - len(kept)} line(s) left out: they read as instructions"))
+    return (load_prompt("tool_block").replace("{tool}", html.escape(prompt_text(tool), quote=False))
+            .replace("{status}", "error" if error else "ok").replace("{lines}", "\n".join(body) or "(nothing)"))

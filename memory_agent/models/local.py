@@ -169,6 +169,15 @@ def _chat_openai_class():
         error raises, like any malformed output)."""
 
         structured_max_tokens: int = STRUCTURED_MAX_TOKENS
+        takes_tools: bool = True
+
+        def bind_tools(self, tools, **kwargs):
+            """``ChatOpenAI.bind_tools``; ``NotImplementedError`` (the ``answer`` node then answers without
+            tools) when the server runs without a jinja chat template, as for the packaged Gemma:
+            llama.cpp takes tools only with one."""
+            if not self.takes_tools:
+                raise NotImplementedError("this local model runs without a jinja chat template: no tools")
+            return super().bind_tools(tools, **kwargs)
 
         def with_structured_output(self, schema=None, *, method="json_schema", include_raw=False, strict=None,
                                    **kwargs):
@@ -185,7 +194,8 @@ def _chat_openai_class():
 
 def load_local_model(spec: str = "local", *, threads: int | None = None, max_tokens: int = ANSWER_MAX_TOKENS,
                      structured_max_tokens: int = STRUCTURED_MAX_TOKENS, http_client=None):
-    """A ``ChatOpenAI`` on the local server for ``local`` or ``local:<gguf path>``.
+    """A ``ChatOpenAI`` on the local server for ``local`` or ``local:<gguf path>`` (tools only with a
+    GGUF of your own, whose jinja chat template llama.cpp uses).
 
     Temperature 0; at most ``max_tokens`` tokens per answer and ``structured_max_tokens`` per
     structured reply. ``http_client`` (an ``httpx.Client``) goes to the OpenAI client, e.g. to
@@ -198,7 +208,8 @@ def load_local_model(spec: str = "local", *, threads: int | None = None, max_tok
     server = serve(path.strip() or None, threads=threads)
     return _chat_openai_class()(model=server.gguf.stem, base_url=server.base_url, api_key="unused",
                                 temperature=0.0, max_tokens=max_tokens, structured_max_tokens=structured_max_tokens,
-                                timeout=600, max_retries=0, http_client=http_client)
+                                timeout=600, max_retries=0, http_client=http_client,
+                                takes_tools=bool(path.strip()))  # the packaged Gemma: llama.cpp's template, no jinja
 
 
 @atexit.register

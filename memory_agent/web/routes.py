@@ -24,7 +24,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response, Stream
 from starlette.routing import Route
 
 from memory_agent.app import accounts, control, erasure, export
-from memory_agent.app.agent import InputError, MemoryAgent, PendingApprovalError
+from memory_agent.app.agent import ANSWER_TOKEN, InputError, MemoryAgent, PendingApprovalError
 from memory_agent.core.kinds import profile_kinds
 from memory_agent.memory import review
 
@@ -199,7 +199,7 @@ async def send(request: Request, user: str) -> Response:
             committed = 0
             try:
                 for node, update, _seconds in agent.stream_turn(user, text, thread_id=thread, tokens=True):
-                    if node == "__token__":
+                    if node == ANSWER_TOKEN:
                         yield _sse("token", {"text": update["text"]})
                     elif node == "load_memory":
                         yield _sse("memories", {"count": len(update.get("memories") or [])})

@@ -16,7 +16,7 @@ pytest.importorskip("asgi_csrf", reason="needs the web extra: pip install -e '.[
 from starlette.testclient import TestClient  # noqa: E402
 
 from memory_agent.app import accounts  # noqa: E402
-from memory_agent.app.agent import MemoryAgent  # noqa: E402
+from memory_agent.app.agent import ANSWER_TOKEN, MemoryAgent  # noqa: E402
 from memory_agent.app.settings import Settings  # noqa: E402
 from memory_agent.web import create_app  # noqa: E402
 
@@ -61,13 +61,13 @@ def test_stream_turn_yields_the_answer_as_generated(tmp_path, embedder, streamin
     model = (WordStreamingModel if streaming else ScriptedChatModel)(reply=REPLY)
     with MemoryAgent.open(Settings(data_dir=tmp_path / "d"), model=model, embedder=embedder) as agent:
         events = list(agent.stream_turn(USER, "Hello there.", thread_id="t1", tokens=True))
-        pieces = [u["text"] for node, u, _ in events if node == "__token__"]
+        pieces = [u["text"] for node, u, _ in events if node == ANSWER_TOKEN]
         nodes = [node for node, _, _ in events]
         assert "".join(pieces) == REPLY
         assert len(pieces) == (len(REPLY.split(" ")) if streaming else 1)  # the node's own message is not repeated
-        assert nodes.index("__token__") < nodes.index("answer")
+        assert nodes.index(ANSWER_TOKEN) < nodes.index("answer")
         plain = list(agent.stream_turn(USER, "Hello again.", thread_id="t1"))
-        assert all(node != "__token__" for node, _, _ in plain)
+        assert all(node != ANSWER_TOKEN for node, _, _ in plain)
 
 
 def test_chat_streams_server_sent_events(web):

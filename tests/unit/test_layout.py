@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "memory_agent"
-DESIGN_FOLDERS = ("graph", "nodes", "stores", "prompts", "evals")
+DESIGN_FOLDERS = ("graph", "nodes", "tools", "stores", "prompts", "evals")
 #: Lines of code a module may hold (blank and comment-only lines aside); above it, split the module.
 MAX_CODE_LINES = 400
 

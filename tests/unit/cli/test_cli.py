@@ -116,6 +116,17 @@ def test_new_thread_recalls_the_fact(seeded):
     assert live_facts(seeded["data"], "zoë müller@example.com") == []
 
 
+def test_chat_streams_the_answer_after_the_tool_calls(seeded):
+    result = invoke(seeded["data"], "chat", "--user", USER,
+                    input="Search my memories for my diet. What time is it? I live in Munich.\n/reject\n/exit\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "tool: search_memories(query='my diet')" in out and "tool: current_time()" in out
+    answers = [line for line in out.splitlines() if "assistant:" in line]
+    assert len(answers) == 1 and "The user is vegetarian" in answers[0] and "current_time:" in answers[0]
+    assert out.index("tool: current_time()") < out.index("assistant:") < out.index("Proposed memory")
+
+
 def test_show_and_history_outputs_parse(seeded):
     data = seeded["data"]
     fact_id = live_facts(data, USER)[0]["id"]
