@@ -132,7 +132,7 @@ _ROLE = _rx(
     r"\bpre-?authori[sz]ed\b|\b(superuser|super user|admin|administrator|root|moderator|operator|staff|owner|"
     r"sysadmin)\s+(status|role|account|mode|level|powers?)\b",
     # other languages
-    r"\b(administrat\w+|amministrat\w+|администратор\w*|superusuari\w+|superutente|moderat\w+|модератор\w*)\s+"
+    r"\b(administra\w+|amministra\w+|администратор\w*|superusuari\w+|superutente|moderat\w+|модератор\w*)\s+"
     r"(mit|hier|de cette|de esta|del sistema|da plataforma|della piattaforma|del servizio|tego|tej|этой|этого|"
     r"системы|dieses|dieser|officiel)\b|\bsuperusuari\w+|\bsuperutente\b",
     r"\b(volle[n]? rechte\w*|alle rechte|adminrechte\w*|zugriffsrechte|vollzugriff\w*|berechtigung\w*|"
