@@ -43,7 +43,11 @@ _MONEY = _rx(
     r"(standing|goodwill|bonus|account|service) credit|credits? (of|worth|on|to|in)\b|compensation|reimburs\w*|"
     r"chargebacks?|gift cards?|loyalty points|waive[sd]?|waiver|free of charge|for free|at no (cost|charge)|"
     r"no charge|on the house|half price|percent off|price (lock|locked|freeze|guarantee)|locked price|"
-    r"(fees?|charges?|prices?) (are|is|were|was) (waived|zero|removed|cancelled|canceled|dropped))\b",
+    r"(fees?|charges?|prices?) (are|is|were|was) (waived|zero|removed|cancelled|canceled|dropped)|"
+    r"complimentary|comped|comp'd|grandfathered|legacy (pricing|price|rate|plan)|founders?'? (pricing|price|rate)|"
+    r"money back|pay nothing|costs? (me )?nothing|owe nothing|(never|not|won't|don't|doesn't|do not|does not)\s+"
+    r"(be\s+|get\s+)?(charged|billed|invoiced)|exempt from (fees?|charges?|payments?|vat|taxes|tax)|tax[- ]exempt|"
+    r"bonus (points|miles|credits?))\b",
     rf"\bfree\s+(?:\w+\s+)?({_FREE_THING})\b|\b(ships?|shipping|delivery) (is |are )?free\b|\d\s*%\s*(off|0ff)\b",
     r"\b(rabatt\w*|nachlass\w*|gutschrift\w*|gutschein\w*|erstattung\w*|rückerstattung\w*|kostenlos\w*|"
     r"versandkostenfrei|gratis|umsonst|remises?|réductions?|rabais|remboursement\w*|gratuit\w*|offert\w*|"

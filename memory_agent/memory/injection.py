@@ -35,7 +35,8 @@ def _rx(*parts: str) -> re.Pattern[str]:
 
 _INSTRUCTION_WORDS = (r"(instructions?|rules?|prompts?|guidelines?|directives?|restrictions?|programming|policies|"
                       r"policy|filters?|safeguards?|guardrails?|constraints?|training|limits?|limitations?|"
-                      r"settings|configuration)")
+                      r"settings|configuration|guidance|protocols?|principles|ethics|morals|boundaries|"
+                      r"conditioning|alignment|orders|commands|programming)")
 _FOREIGN_INSTRUCTION_WORDS = (
     r"(consignes|règles|instructions|directives|anweisungen|instruktionen|regeln|richtlinien|vorgaben|"
     r"instrucciones|reglas|normas|directrices|istruzioni|regole|linee guida|instruções|regras|diretrizes|"
@@ -91,6 +92,7 @@ _ROLE_LABEL = (r"(system|assistant|developer|ai|user|human|model|tool|bot|sys|si
                r"アシスタント|نظام|المستخدم|सिस्टम|उपयोगकर्ता|시스템|사용자)")
 _MARKUP = _rx(
     r"(^|[.!?;:]\s+)(system|assistant|developer|ai)\s*:",
+    r"\b(system|assistant|developer|sys|root|admin)\s*>{1,3}\s*\S|"
     r"<\|[\w-]+\|>|\[/?INST\]|<</?SYS>>|<!\[CDATA\[|\]\]>|\[/?(SYS|SYSTEM|INSTRUCTIONS?|RESPONSE)\]|"
     r"<<\s*\w+\s*>>|\{\{\s*(system|assistant|developer|user|instructions?)\s*\}\}",
     # a bracketed speaker ("[System]", "(assistant):", "【系统】")
@@ -267,6 +269,8 @@ _REMEMBER_PREFIX = re.compile(
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s*|\n+")
 _LINE_BREAK = re.compile(r"[\n\r\u2028\u2029\x0b\x0c\x85]+")
+# A word spelled out letter by letter ("a d m i n", "f.r.e.e"): three letters or more, one same separator.
+_SPACED_OUT = re.compile(r"(?<!\w)[^\W\d_](?P<sep>[ .·*_-])(?:[^\W\d_](?P=sep))+[^\W\d_](?!\w)")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s"})
 _LEET_CANDIDATE = re.compile(r"[\w@$]*[\d@$][\w@$]*")
 _RTL_OVERRIDE = re.compile("\u202e([^\u202a-\u202c\n]*)")
@@ -298,12 +302,16 @@ def _leet_word(word: str, one: str) -> str:
 def readings(text: str) -> list[str]:
     """The ways ``text`` can be read, each after :func:`memory_agent.memory.text.prompt_text`: as
     written; with identifiers split into words (``free_shipping``, ``ignoreSafety``,
-    ``free-gift-claim``); in leetspeak read as letters (``4dm1n`` → ``admin``, ``ru135`` → ``rules``,
+    ``free-gift-claim``); with words spelled out letter by letter joined (``a d m i n``, ``f.r.e.e``); in leetspeak read as letters (``4dm1n`` → ``admin``, ``ru135`` → ``rules``,
     each word mixing letters and digits read once with ``1`` as ``i`` and once as ``l``); and, where
     a right-to-left override reverses a span on screen, in the order it is displayed."""
     plain = prompt_text(text)
     split = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z0-9])[_-](?=[A-Za-z0-9])", " ", plain)
-    out = [plain, split]
+    def joined(t: str) -> str:
+        return _SPACED_OUT.sub(lambda m: m.group().replace(m["sep"], ""), t)
+
+    # on the raw text too, where two spaces between spelled-out words still part them
+    out = [plain, split, joined(plain), prompt_text(joined(text))]
     for one in ("i", "l", "il"):  # "1" as "i", as "l", or "i" only at the start of a word ("1gn0r3 ru135")
         out.append(_LEET_CANDIDATE.sub(lambda m, one=one: _leet_word(m.group(), one), split))
     if "\u202e" in text:

@@ -35,7 +35,7 @@ REASON = "contains a password, PIN, key or other secret (never stored)"
 
 # Words for a password: any value after a copula is one ("my password is hunter").
 _PASSWORD = re.compile(
-    r"\b(?:pass(?:word|words|wd|phrase|code)|passwort|kennwort|mot de passe|contraseña|senha|palavra-passe|"
+    r"\b(?:pw|pwd|pass(?=\s*[:=])|pass(?:word|words|wd|phrase|code)|passwort|kennwort|mot de passe|contraseña|senha|palavra-passe|"
     r"has(?:ło|ła|łem|le)|парол\w*|şifre\w*|parola\w*)\b|密码|口令|パスワード|كلمة (?:المرور|السر)|पासवर्ड|비밀번호",
     re.IGNORECASE,
 )
@@ -88,6 +88,19 @@ _SECRET_NOUN = re.compile(
     r"セキュリティコード|ワンタイムパスワード|トークン|رمز (?:الدخول|PIN|التحقق|الاسترداد|الأمان)|"
     r"رموز (?:الاسترداد|احتياطية)|"
     r"पिन|ओटीपी|(?:रिकवरी|बैकअप|सत्यापन) कोड|복구 코드|백업 코드|인증 ?코드|인증번호|보안 ?코드",
+    re.IGNORECASE,
+)
+# Codes that are not secrets: addresses, numbers to dial, labels of things.
+_PUBLIC_CODES = ("postal", "post", "zip", "area", "dialling", "dialing", "country", "dress", "tax", "sort", "airport",
+                 "iata", "product", "discount", "promo", "coupon", "reference", "booking", "tracking", "order", "error",
+                 "source", "style", "colour", "color", "language", "currency", "qr", "bar", "zone", "class", "course",
+                 "flight", "ticket", "seat", "gate", "room", "house", "building", "department", "client", "customer")
+# Any code or combination given with a value for something the user owns ("the code for the bike lock
+# is 4471", "my garage opener combo: 12-34-56"): the value must hold a digit.
+_OWN_CODE = re.compile(
+    r"\b(?:my|the|our)\s+(?:[\w'-]+\s+){0,3}?" + "".join(f"(?<!{w} )" for w in _PUBLIC_CODES)
+    + r"(?:codes?|combo|combination|digits)"
+    r"(?=\s*(?:[:=]|is\b|are\b|was\b|for\s+(?:the|my|our)\b|to\s+(?:the|my|our)\b))",
     re.IGNORECASE,
 )
 # What a secret noun is followed by when the sentence is about the secret, not a value of it.
@@ -189,12 +202,13 @@ _STRIP = "'\"«»“”‘’.,;:!?()[]{}"
 def _values_named(text: str) -> list[str]:
     """The values given with a secret noun in ``text`` (``"my PIN is 4829"`` → ``["4829"]``)."""
     values = []
-    for m in [*_PASSWORD.finditer(text), *_ANSWER_SECRET.finditer(text), *_SECRET_NOUN.finditer(text)]:
+    for m in [*_PASSWORD.finditer(text), *_ANSWER_SECRET.finditer(text), *_SECRET_NOUN.finditer(text),
+              *_OWN_CODE.finditer(text)]:
         if _NOT_A_VALUE.match(text, m.end()):
             continue
         after = text[m.end(): m.end() + 80]
         copula = _COPULA.match(after)
-        if m.re is not _SECRET_NOUN and copula:
+        if m.re in (_PASSWORD, _ANSWER_SECRET) and copula:
             value = _VALUE_AFTER_COPULA.match(after, copula.end() - 1)
             values.append((value["q"] or value["t"]) if value else after[copula.end() - 1:])
         values += [v.group() for v in _VALUE_TOKEN.finditer(_PUNCT_BOUND.sub(" ", after[:50]))]

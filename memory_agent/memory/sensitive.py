@@ -6,7 +6,8 @@ in English and the common words of other languages:
 - health: conditions and diagnoses, mental-health care, medication by name or by a dose ("100mg"),
   recovery from alcohol, drugs or gambling (a support group, sobriety, having quit); not a health word
   that names the user's work (a nurse on a psychiatric ward, a psychologist);
-- religion, politics (a party, a vote), sexual orientation;
+- religion, politics (a party, a vote), sexual orientation, trade-union membership, a criminal record
+  (not a job in a prison or probation service); fertility, disability, genetics;
 - finances: salary or income with an amount, bank and card numbers, debts;
 - a precise location: a street address (a number next to a street word, either order), GPS
   coordinates, a postcode;
@@ -64,7 +65,23 @@ _HEALTH = _rx(
     r"smesso di bere|rzuci\w+ picie|nie piję od|бросил\w* пить|не пью уже|içkiyi bırak\w*|alkolü bırak\w*|"
     r"gestopt met drinken|entzug\w*|sevrage|desintoxicaci\w+|odwyk\w*|реабилитац\w*)\b"
     r"|戒酒|戒毒|断酒|禁酒会|금주|단주|شراب छोड़|नशा मुक्ति|الإقلاع عن الكحول|مدمني الكحول",
+    # fertility, disability, genetics
+    r"\b(ivf|fertility (treatment|clinic)|miscarri\w+|disabilit\w+|disabled|hearing aids?|(i'm|i am|legally) "
+    r"(blind|deaf)|blood type|genetic (test|condition|disorder)|brca\d?)\b",
 )
+# Criminal records and proceedings (a special category of their own in data-protection law).
+_CRIMINAL = _rx(
+    r"\b(criminal record|conviction|convicted|parole|probation|prison|jail|arrested|felony|felon|sentenced|"
+    r"on bail|court case against me|community service order|ankle monitor|ex-offender|served time|"
+    r"vorstrafe\w*|casier judiciaire|antecedentes penales|ficha criminal|precedenti penali|karalność|судимост\w*|"
+    r"sabıka\w*)\b|前科|犯罪记录|سجل جنائي|आपराधिक रिकॉर्ड",
+)
+_CRIMINAL_AT_WORK = _rx(r"\b(prison|probation|parole|jail) (officer|guard|warden|chaplain|teacher|nurse|doctor|"
+                        r"service|psychologist|worker)s?\b")
+# Trade-union membership (a special category too); "union" alone is too many other things.
+_UNION = _rx(r"\b(trade union|labou?r union|union member(ship)?|member of the union|union rep(resentative)?|shop "
+             r"steward|gewerkschaft\w*|syndicat|syndiqué\w*|sindicato|sindacato|związ(ek|ku) zawodow\w*|"
+             r"профсоюз\w*|sendika\w*)\b|工会|労働組合|نقابة|ट्रेड यूनियन|노동조합")
 _BELIEF = _rx(
     r"\b(religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|hindu\w*|buddhis\w*|atheis\w*|catholic\w*|"
     r"protestant\w*|orthodox|evangelical|mormon|sikh\w*|church|mosque|synagogue|temple|pray\w*|ramadan|"
@@ -162,7 +179,9 @@ def sensitive_reason(text: str) -> str | None:
     is not their health; the same word in the same sentence about their own care still counts only
     when another health word is there ("I work at a cancer charity and take sertraline")."""
     text = without_work(prompt_text(text))
-    if any(p.search(text) for p in (_HEALTH, _BELIEF, _MONEY, _PLACE, _ID)):
+    if any(p.search(text) for p in (_HEALTH, _BELIEF, _MONEY, _PLACE, _ID, _UNION)):
+        return REASON
+    if _CRIMINAL.search(_CRIMINAL_AT_WORK.sub(" ", text)):
         return REASON
     return None
 
