@@ -302,9 +302,10 @@ def _leet_word(word: str, one: str) -> str:
 def readings(text: str) -> list[str]:
     """The ways ``text`` can be read, each after :func:`memory_agent.memory.text.prompt_text`: as
     written; with identifiers split into words (``free_shipping``, ``ignoreSafety``,
-    ``free-gift-claim``); with words spelled out letter by letter joined (``a d m i n``, ``f.r.e.e``); in leetspeak read as letters (``4dm1n`` → ``admin``, ``ru135`` → ``rules``,
-    each word mixing letters and digits read once with ``1`` as ``i`` and once as ``l``); and, where
-    a right-to-left override reverses a span on screen, in the order it is displayed."""
+    ``free-gift-claim``); with words spelled out letter by letter joined (``a d m i n``, ``f.r.e.e``);
+    in leetspeak read as letters (``4dm1n`` → ``admin``, ``ru135`` → ``rules``, each word mixing
+    letters and digits read once with ``1`` as ``i`` and once as ``l``); and, where a right-to-left
+    override reverses a span on screen, in the order it is displayed."""
     plain = prompt_text(text)
     split = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z0-9])[_-](?=[A-Za-z0-9])", " ", plain)
     def joined(t: str) -> str:

@@ -35,7 +35,8 @@ REASON = "contains a password, PIN, key or other secret (never stored)"
 
 # Words for a password: any value after a copula is one ("my password is hunter").
 _PASSWORD = re.compile(
-    r"\b(?:pw|pwd|pass(?=\s*[:=])|pass(?:word|words|wd|phrase|code)|passwort|kennwort|mot de passe|contraseña|senha|palavra-passe|"
+    r"\b(?:pw|pwd|pass(?=\s*[:=])|pass(?:word|words|wd|phrase|code)|passwort|kennwort|mot de passe|contraseña|"
+    r"senha|palavra-passe|"
     r"has(?:ło|ła|łem|le)|парол\w*|şifre\w*|parola\w*)\b|密码|口令|パスワード|كلمة (?:المرور|السر)|पासवर्ड|비밀번호",
     re.IGNORECASE,
 )
