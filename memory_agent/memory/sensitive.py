@@ -6,7 +6,8 @@ in English and the common words of other languages:
 - health: conditions and diagnoses, mental-health care, medication by name or by a dose ("100mg"),
   recovery from alcohol, drugs or gambling (a support group, sobriety, having quit); not a health word
   that names the user's work (a nurse on a psychiatric ward, a psychologist);
-- religion, politics (a party, a vote), sexual orientation, trade-union membership, a criminal record
+- religion, politics (a party, a vote), sexual orientation (and coming out), trade-union
+  membership, immigration status and proceedings, a criminal record
   (not a job in a prison or probation service); fertility, disability, genetics;
 - finances: salary or income with an amount, bank and card numbers, debts;
 - a precise location: a street address (a number next to a street word, either order), GPS
@@ -41,9 +42,10 @@ _HEALTH = _rx(
     r"psychiatr\w*|psycholog\w*|psychotherap\w*|therap(y|ist|ies)|counsell?(ing|or)|mental health|"
     r"medication|medicine|prescri\w+|antidepressants?|insulin|metformin|sertraline|fluoxetine|prozac|zoloft|"
     r"lexapro|escitalopram|citalopram|paroxetine|venlafaxine|bupropion|xanax|alprazolam|valium|diazepam|"
-    r"lorazepam|klonopin|clonazepam|lithium|lamictal|lamotrigine|quetiapine|seroquel|olanzapine|risperidone|"
+    r"lorazepam|klonopin|clonazepam|lithium(?! batter\w*|-ion| ion| mine\w*| price\w*| stock\w*)|lamictal|"
+    r"lamotrigine|quetiapine|seroquel|olanzapine|risperidone|"
     r"aripiprazole|adderall|ritalin|methylphenidate|vyvanse|concerta|methadone|suboxone|naltrexone|"
-    r"levothyroxine|warfarin|statins?|opioids?|oxycodone|tramadol|morphine|prep|truvada)\b",
+    r"levothyroxine|warfarin|statins?|opioids?|oxycodone|tramadol|morphine|(?-i:PrEP|PREP)|truvada)\b",
     r"\b\d+(\.\d+)?\s?(mg|mcg|µg|ml|iu)\b",
     r"\b(depression|psychotherapie|therapeut\w*|krankheit|diagnose|medikament\w*|dépression|thérap\w*|"
     r"maladie|médicament\w*|depresión|terapia|terapeuta|enfermedad|medicamento\w*|ansia|ansiedad|ansiedade|"
@@ -69,6 +71,10 @@ _HEALTH = _rx(
     r"\b(ivf|fertility (treatment|clinic)|miscarri\w+|disabilit\w+|disabled|hearing aids?|(i'm|i am|legally) "
     r"(blind|deaf)|blood type|genetic (test|condition|disorder)|brca\d?)\b",
 )
+# Immigration status and proceedings; coming out.
+_STATUS = _rx(r"\b(asylum (seeker|application|claim|case|hearing|interview)|refugee status|undocumented|"
+              r"deportation|immigration (hearing|status|case|detention|court)|visa overstay|"
+              r"(came|coming|come) out (to|as)\b)")
 # Criminal records and proceedings (a special category of their own in data-protection law).
 _CRIMINAL = _rx(
     r"\b(criminal record|conviction|convicted|parole|probation|prison|jail|arrested|felony|felon|sentenced|"
@@ -84,14 +90,15 @@ _UNION = _rx(r"\b(trade union|labou?r union|union member(ship)?|member of the un
              r"профсоюз\w*|sendika\w*)\b|工会|労働組合|نقابة|ट्रेड यूनियन|노동조합")
 _BELIEF = _rx(
     r"\b(religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|hindu\w*|buddhis\w*|atheis\w*|catholic\w*|"
-    r"protestant\w*|orthodox|evangelical|mormon|sikh\w*|church|mosque|synagogue|temple|pray\w*|ramadan|"
+    r"protestant\w*|orthodox|evangelical|mormon|sikh\w*|church|mosque|synagogue|temple(?! bar| run)|pray\w*|ramadan|"
     r"convert(ed|ing)? to)\b",
     r"\b(political|politics|vote[ds]?|voting|voter|ballot|democrat\w*|republican\w*|conservative party|"
     r"labou?r party|party member|member of the \w+ party|socialis\w*|communis\w*|liberal democrats?|"
     r"wähle|gewählt|partei|votar|voté|votei|votato|głosuj\w*|голосу\w*|православн\w*|мусульман\w*|"
     r"католи\w*|kirche|moschee|église|iglesia|igreja|chiesa|kościół|церк\w*)\b",
     r"(?-i:\b[A-Z][a-z]+ Party\b|\b(AfD|CDU|CSU|SPD|FDP|GOP|PiS|PSOE|UKIP|SNP|BJP|AKP|CHP|LDP|KMT|NSDAP)\b)",
-    r"\b(gay|lesbian|bisexual|transgender|trans|queer|lgbtq\w*|homosexual\w*|sexual orientation|sex life)\b",
+    r"\b(gay|lesbian|bisexual|transgender|trans(?! fats?\b)|queer|lgbtq\w*|homosexual\w*|sexual orientation|"
+    r"sex life)\b",
 )
 _MONEY = _rx(
     r"\b(salary|salaries|income|wages?|paycheck|net worth|debts?|mortgage|loan|owe|gehalt|lohn|verdiene|"
@@ -179,7 +186,7 @@ def sensitive_reason(text: str) -> str | None:
     is not their health; the same word in the same sentence about their own care still counts only
     when another health word is there ("I work at a cancer charity and take sertraline")."""
     text = without_work(prompt_text(text))
-    if any(p.search(text) for p in (_HEALTH, _BELIEF, _MONEY, _PLACE, _ID, _UNION)):
+    if any(p.search(text) for p in (_HEALTH, _BELIEF, _MONEY, _PLACE, _ID, _UNION, _STATUS)):
         return REASON
     if _CRIMINAL.search(_CRIMINAL_AT_WORK.sub(" ", text)):
         return REASON

@@ -194,6 +194,10 @@ def test_names_the_user_gives_other_things_are_not_identities_for_the_agent(text
     "I have a criminal record from my twenties.",
     "We are doing IVF this spring.",
     "I'm a shop steward for the union at the plant.",
+    "My asylum hearing is next month.",
+    "I came out to my parents last year.",
+    "I take lithium every morning.",
+    "I'm on PrEP.",
     # a health word that names the user's own care, even near a job word
     "I see a psychologist every week.",
     "The user is a patient on a psychiatric ward.",
@@ -213,6 +217,11 @@ def test_recovery_and_care_said_in_passing_are_sensitive(text):
     "My AA batteries ran out.",
     "I work as a system administrator at a hospital.",
     "I work as a prison officer in Durham.",
+    # words of a sensitive list used for something else
+    "I do meal prep on Sundays.",
+    "My e-bike has lithium batteries.",
+    "I avoid trans fats.",
+    "We had drinks at Temple Bar in Dublin.",
 ])
 def test_a_job_in_health_care_is_not_health_data(text):
     assert sensitive_reason(text) is None, text
