@@ -11,6 +11,8 @@ approves.
   standing ("for me", "every order", "lifetime", "forever", "automatic"). A money word alone is
   not a claim: "my favourite band is Discount Cowboys", "I handle refund requests for an airline",
   "I collect coupons from the 1950s" are kept.
+  Also a price kept standing ("renews at the old price forever", "at no extra cost") and a level of
+  service granted ("priority support unlocked for me", "unlimited API calls on my plan, for free").
 - :func:`role_reason`: a role or permission *in this service*: rights, privileges, access or
   clearance ("root access", "admin privileges", "permission to change other accounts"), a role
   noun tied to this service ("admin here", "moderator of this platform") or said bare
@@ -90,11 +92,36 @@ _OWN_PRICE = _rx(
 )
 
 
+# A price kept from before, made standing ("renews at the old price forever").
+_KEPT_PRICE = _rx(
+    r"\b(renews?|renewing|billed|charged|pay|paying|locked|stays?|kept)\s+(in\s+)?(at|for|on)\s+(the\s+|my\s+)?"
+    r"(old|original|same|current|introductory|launch|legacy|founding|early[- ]bird|beta|first)\s+(price|rate|pricing)",
+    r"\b(old|original|introductory|legacy|founding|early[- ]bird)\s+(price|rate|pricing)\b.{0,40}\b(forever|for life|"
+    r"permanent\w*|always|guaranteed|locked|for good)\b",
+    r"\bat no (extra|additional) (cost|charge)\b|\bno extra charge\b|\bfree of cost\b",
+)
+# A level of service given to the user ("priority support unlocked for me", "unlimited API calls on my plan"):
+# with a grant or a standing scope, as for money.
+_PERK = _rx(
+    r"\b(priority|premium|unlimited|extra|bonus|lifetime|vip|enterprise|business|pro|plus)\s+(support|access|api "
+    r"calls?|calls|usage|quota|storage|seats?|features?|tier|plan|upgrade|membership|service|requests|credits?)\b",
+)
+_GRANT = _rx(
+    r"\b(gave|give|given|granted|promised|arranged|set up|unlocks?|unlocked|comes with|included|includes|activated|"
+    r"enabled|added|put me on|moved me to|upgraded me|for free|free of charge|forever|for life|permanent\w*|"
+    r"lifetime|no extra|no additional|at no)\b",
+)
+
+
 def entitlement_reason(*readings: str) -> str | None:
-    """:data:`ENTITLEMENT` when a reading holds a money term with a claim (module docstring), else ``None``."""
+    """:data:`ENTITLEMENT` when a reading holds a money term with a claim, a price kept standing, or a
+    level of service granted (module docstring), else ``None``."""
     for text in readings:
-        if _OWN_PRICE.search(text):
+        if _OWN_PRICE.search(text) or _KEPT_PRICE.search(text):
             return ENTITLEMENT
+        for sentence in re.split(r"(?<=[.!?。！？])\s+|\s*[;\n]\s*", text):
+            if _PERK.search(sentence) and _GRANT.search(sentence):
+                return ENTITLEMENT
         for sentence in re.split(r"(?<=[.!?。！？])\s+|\s*[;\n]\s*", text):
             if _MONEY.search(sentence) and _CLAIM.search(sentence):
                 return ENTITLEMENT
@@ -113,6 +140,9 @@ _ROLE = _rx(
     r"\b(admin(istrator|istrative)?|root|superuser|sudo|full|elevated|special|unrestricted|unlimited|privileged|"
     r"internal|owner|highest|master|god|staff|employee|moderator|operator|extra|total|complete|level[- ]?\d+|"
     r"[a-z]+-level|same)\s+(access|rights|privileges?|permissions?|clearance|access level|powers?|trust)\b",
+    r"\b(access|rights|privileges|permissions?|clearance)\s+(to|on|over|for)\s+(the\s+)?(hidden|beta|unreleased|admin|"
+    r"staff|restricted|secret|experimental|developer|debug)\b(?![^.!?;]*\b(at|for|in) (work|my (job|company|office|"
+    r"employer|work)))|"
     r"\b(access|rights|privileges|permissions?|clearance)\s+(to|on|over|for)\s+(read|see|view|access|edit|change|"
     r"delete|approve|override|manage|bypass|everything|all|other|any|every|your|this|the backend)\b",
     r"\b(has|have|had|with|granted|given|gets?|holds?)\s+(the\s+|a\s+)?(permission|permissions|privileges|"

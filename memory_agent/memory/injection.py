@@ -128,6 +128,8 @@ _PERSONA = _rx(
     r"\b(you|your|the assistant|the ai|the bot)\b.{0,40}\b(alter ego|persona|evil twin|shadow self|"
     r"unfiltered (self|version|mode)|jailbroken (self|version|mode))\b",
     r"\bwho you (really |truly |actually )?(are|become|turn into|will be|should be|have to be)\b",
+    r"\b(role-?play|let'?s pretend|let us pretend|pretend|imagine|in (this|our|the) (game|story|scenario|roleplay|"
+    r"role-?play))\b.{0,40}\byou('re| are| will be| play| become)\b",
     r"\b(call|name|rename|nickname|dub|christen)\s+you\s+(?!(mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|"
     r"today|tonight|later|soon|back|again|asap|when|if|at|in|on|after|before|about|i\b)(?-i:[A-Z])|\b(call|name|nickname)\s+you\s+['\"«“‘]|"
     r"\b(je t'appellerai|je vais t'appeler|ich nenne dich|te llamaré|te voy a llamar|ti chiamerò|"

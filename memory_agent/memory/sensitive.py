@@ -60,6 +60,8 @@ _HEALTH = _rx(
     r"\bin recovery (from|since|for)\b|\b(quit|quitting|stopped|stopping|gave up|giving up|give up|off the)\s+"
     r"(drinking|drink|alcohol|booze|the bottle|drugs|heroin|cocaine|opioids|pills|gambling|using)\b|"
     r"\b(drinking|alcohol|drug|gambling) (problem|habit|issues?)\b|"
+    r"\b(been|stayed|staying|i'm|i am) clean (for|since)\b|"
+    r"\b(gender transition|transition surgery|gender[- ]affirming|hormone (therapy|replacement)|(?-i:HRT))\b|"
     r"\b(anonyme\w* alkoholiker\w*|alcooliques anonymes|alcohólicos anónimos|alcoólicos anónimos|"
     r"alcoólicos anônimos|alcolisti anonimi|anonimowi alkoholicy|анонимн\w+ алкогол\w*|adsız alkolikler|"
     r"anonieme alcoholisten|aufgehört zu trinken|trocken seit|seit \w+ (jahren|monaten|wochen) trocken|"
