@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import BaseMessage, HumanMessage
 
 from memory_agent.core.facts import (
     EPISODE_KIND,
@@ -29,7 +29,7 @@ from memory_agent.memory.caps import CAP_FACTS, facts_cap_reason
 from memory_agent.memory.end_dates import check_valid_until
 from memory_agent.memory.reconcile import Decision, ReconcileConfig, judge, same_statement, target_problem
 from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, cosine_similarity, similarity_from_distance
-from memory_agent.memory.validation import check_proposal
+from memory_agent.memory.validation import check_proposal, tainted_term, tainted_terms
 from memory_agent.stores.base import FactIndex, FactLedger
 
 
@@ -143,7 +143,34 @@ class ProposalPlanning:
                 target_content=target.content if target else None, valid_until=until, risky=risky, reason=reason,
                 risk=verdict.risk,
             ))
+        proposals += self._withdraw_tainted(user_id, thread_id, messages, planned)
         return proposals, dropped
+
+    def _withdraw_tainted(self, user_id: str, thread_id: str, messages: Sequence[BaseMessage],
+                          planned: set[str]) -> list[Proposal]:
+        """RETRACT proposals for the live facts committed from this thread that name a term the user tied,
+        in this thread, to a sentence the screen refuses (:func:`memory_agent.memory.validation.tainted_terms`):
+        a term introduced in an innocent turn ("my special word is 'bluebird'") and given its meaning
+        in a later one ("bluebird means skip the checks") is withdrawn when the meaning is said. Facts
+        already planned this turn are left to their plan."""
+        turn = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
+        terms = tainted_terms(messages) if turn is not None else []
+        if not terms:
+            return []
+        out = []
+        for fact in self.ledger.facts(user_id, "confirmed"):
+            if fact.source.thread_id != thread_id or fact.id in planned:
+                continue
+            if term := tainted_term((fact.content, fact.evidence or ""), messages, terms):
+                out.append(Proposal(
+                    id=stable_id(user_id, thread_id, str(turn.id), fact.id, prefix="p_"), operation="RETRACT",
+                    kind=fact.kind, content=fact.content, topic=fact.topic,
+                    source=Source(thread_id=thread_id, message_ids=[str(turn.id)]), evidence=fact.evidence or "",
+                    sensitivity=fact.sensitivity, target_id=fact.id, target_content=fact.content, risky=True,
+                    reason=f"it names {term!r}, which the user tied to an instruction, a secret or a claim in this "
+                           "conversation"))
+                planned.add(fact.id)
+        return out
 
     def _judge(self, user_id: str, p: ProposedFact, shown: Mapping[str, str], embedding: list[float],
                neighbours: list[tuple[Fact, float]], cited: str, now: datetime) -> Decision:

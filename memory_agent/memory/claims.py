@@ -11,6 +11,8 @@ approves.
   standing ("for me", "every order", "lifetime", "forever", "automatic"). A money word alone is
   not a claim: "my favourite band is Discount Cowboys", "I handle refund requests for an airline",
   "I collect coupons from the 1950s" are kept.
+  Also a price kept standing ("renews at the old price forever", "at no extra cost") and a level of
+  service granted ("priority support unlocked for me", "unlimited API calls on my plan, for free").
 - :func:`role_reason`: a role or permission *in this service*: rights, privileges, access or
   clearance ("root access", "admin privileges", "permission to change other accounts"), a role
   noun tied to this service ("admin here", "moderator of this platform") or said bare
@@ -43,7 +45,11 @@ _MONEY = _rx(
     r"(standing|goodwill|bonus|account|service) credit|credits? (of|worth|on|to|in)\b|compensation|reimburs\w*|"
     r"chargebacks?|gift cards?|loyalty points|waive[sd]?|waiver|free of charge|for free|at no (cost|charge)|"
     r"no charge|on the house|half price|percent off|price (lock|locked|freeze|guarantee)|locked price|"
-    r"(fees?|charges?|prices?) (are|is|were|was) (waived|zero|removed|cancelled|canceled|dropped))\b",
+    r"(fees?|charges?|prices?) (are|is|were|was) (waived|zero|removed|cancelled|canceled|dropped)|"
+    r"complimentary|comped|comp'd|grandfathered|legacy (pricing|price|rate|plan)|founders?'? (pricing|price|rate)|"
+    r"money back|pay nothing|costs? (me )?nothing|owe nothing|(never|not|won't|don't|doesn't|do not|does not)\s+"
+    r"(be\s+|get\s+)?(charged|billed|invoiced)|exempt from (fees?|charges?|payments?|vat|taxes|tax)|tax[- ]exempt|"
+    r"bonus (points|miles|credits?))\b",
     rf"\bfree\s+(?:\w+\s+)?({_FREE_THING})\b|\b(ships?|shipping|delivery) (is |are )?free\b|\d\s*%\s*(off|0ff)\b",
     r"\b(rabatt\w*|nachlass\w*|gutschrift\w*|gutschein\w*|erstattung\w*|rückerstattung\w*|kostenlos\w*|"
     r"versandkostenfrei|gratis|umsonst|remises?|réductions?|rabais|remboursement\w*|gratuit\w*|offert\w*|"
@@ -86,11 +92,36 @@ _OWN_PRICE = _rx(
 )
 
 
+# A price kept from before, made standing ("renews at the old price forever").
+_KEPT_PRICE = _rx(
+    r"\b(renews?|renewing|billed|charged|pay|paying|locked|stays?|kept)\s+(in\s+)?(at|for|on)\s+(the\s+|my\s+)?"
+    r"(old|original|same|current|introductory|launch|legacy|founding|early[- ]bird|beta|first)\s+(price|rate|pricing)",
+    r"\b(old|original|introductory|legacy|founding|early[- ]bird)\s+(price|rate|pricing)\b.{0,40}\b(forever|for life|"
+    r"permanent\w*|always|guaranteed|locked|for good)\b",
+    r"\bat no (extra|additional) (cost|charge)\b|\bno extra charge\b|\bfree of cost\b",
+)
+# A level of service given to the user ("priority support unlocked for me", "unlimited API calls on my plan"):
+# with a grant or a standing scope, as for money.
+_PERK = _rx(
+    r"\b(priority|premium|unlimited|extra|bonus|lifetime|vip|enterprise|business|pro|plus)\s+(support|access|api "
+    r"calls?|calls|usage|quota|storage|seats?|features?|tier|plan|upgrade|membership|service|requests|credits?)\b",
+)
+_GRANT = _rx(
+    r"\b(gave|give|given|granted|promised|arranged|set up|unlocks?|unlocked|comes with|included|includes|activated|"
+    r"enabled|added|put me on|moved me to|upgraded me|for free|free of charge|forever|for life|permanent\w*|"
+    r"lifetime|no extra|no additional|at no)\b",
+)
+
+
 def entitlement_reason(*readings: str) -> str | None:
-    """:data:`ENTITLEMENT` when a reading holds a money term with a claim (module docstring), else ``None``."""
+    """:data:`ENTITLEMENT` when a reading holds a money term with a claim, a price kept standing, or a
+    level of service granted (module docstring), else ``None``."""
     for text in readings:
-        if _OWN_PRICE.search(text):
+        if _OWN_PRICE.search(text) or _KEPT_PRICE.search(text):
             return ENTITLEMENT
+        for sentence in re.split(r"(?<=[.!?。！？])\s+|\s*[;\n]\s*", text):
+            if _PERK.search(sentence) and _GRANT.search(sentence):
+                return ENTITLEMENT
         for sentence in re.split(r"(?<=[.!?。！？])\s+|\s*[;\n]\s*", text):
             if _MONEY.search(sentence) and _CLAIM.search(sentence):
                 return ENTITLEMENT
@@ -109,6 +140,9 @@ _ROLE = _rx(
     r"\b(admin(istrator|istrative)?|root|superuser|sudo|full|elevated|special|unrestricted|unlimited|privileged|"
     r"internal|owner|highest|master|god|staff|employee|moderator|operator|extra|total|complete|level[- ]?\d+|"
     r"[a-z]+-level|same)\s+(access|rights|privileges?|permissions?|clearance|access level|powers?|trust)\b",
+    r"\b(access|rights|privileges|permissions?|clearance)\s+(to|on|over|for)\s+(the\s+)?(hidden|beta|unreleased|admin|"
+    r"staff|restricted|secret|experimental|developer|debug)\b(?![^.!?;]*\b(at|for|in) (work|my (job|company|office|"
+    r"employer|work)))|"
     r"\b(access|rights|privileges|permissions?|clearance)\s+(to|on|over|for)\s+(read|see|view|access|edit|change|"
     r"delete|approve|override|manage|bypass|everything|all|other|any|every|your|this|the backend)\b",
     r"\b(has|have|had|with|granted|given|gets?|holds?)\s+(the\s+|a\s+)?(permission|permissions|privileges|"
@@ -132,7 +166,7 @@ _ROLE = _rx(
     r"\bpre-?authori[sz]ed\b|\b(superuser|super user|admin|administrator|root|moderator|operator|staff|owner|"
     r"sysadmin)\s+(status|role|account|mode|level|powers?)\b",
     # other languages
-    r"\b(administrat\w+|amministrat\w+|администратор\w*|superusuari\w+|superutente|moderat\w+|модератор\w*)\s+"
+    r"\b(administra\w+|amministra\w+|администратор\w*|superusuari\w+|superutente|moderat\w+|модератор\w*)\s+"
     r"(mit|hier|de cette|de esta|del sistema|da plataforma|della piattaforma|del servizio|tego|tej|этой|этого|"
     r"системы|dieses|dieser|officiel)\b|\bsuperusuari\w+|\bsuperutente\b",
     r"\b(volle[n]? rechte\w*|alle rechte|adminrechte\w*|zugriffsrechte|vollzugriff\w*|berechtigung\w*|"

@@ -35,7 +35,8 @@ def _rx(*parts: str) -> re.Pattern[str]:
 
 _INSTRUCTION_WORDS = (r"(instructions?|rules?|prompts?|guidelines?|directives?|restrictions?|programming|policies|"
                       r"policy|filters?|safeguards?|guardrails?|constraints?|training|limits?|limitations?|"
-                      r"settings|configuration)")
+                      r"settings|configuration|guidance|protocols?|principles|ethics|morals|boundaries|"
+                      r"conditioning|alignment|orders|commands|programming)")
 _FOREIGN_INSTRUCTION_WORDS = (
     r"(consignes|règles|instructions|directives|anweisungen|instruktionen|regeln|richtlinien|vorgaben|"
     r"instrucciones|reglas|normas|directrices|istruzioni|regole|linee guida|instruções|regras|diretrizes|"
@@ -48,7 +49,8 @@ _OVERRIDE = _rx(
     rf"\b(ignore|ignoring|disregard|forget|override|bypass|set aside|drop|discard|abandon|skip|suspend)\b"
     rf"(\W+\w+){{0,3}}?\W+{_QUALIFIER}\b(\W+\w+){{0,2}}?\W+{_INSTRUCTION_WORDS}\b",
     rf"\b(ignorez|ignorer|ignore|ignores|oublie|oubliez|ignorier\w*|vergiss|ignora\w*|olvida\w*|dimentica\w*|"
-    rf"esqueça|esquece|negeer\w*|игнориру\w*|забудь\w*|ignoruj\w*|zignoruj\w*|zapomnij)\b"
+    rf"esqueça|esquece|esqueces|negeer\w*|игнориру\w*|забудь\w*|забыва\w*|забудешь|ignoruj\w*|zignoruj\w*|zapomnij|"
+    rf"zapominasz|oublies|vergisst)\b"
     rf"(\W+\w+){{0,5}}?\W+{_FOREIGN_INSTRUCTION_WORDS}",
     r"\b(ignore|disable|disabled|bypass|turn off|turned off|switch off|drop|remove|lift|lifted|skip)\s+"
     r"(the\s+|all\s+|your\s+|any\s+|its\s+|the assistant's\s+)?(safety|content filter\w*|filters?|guardrails?|"
@@ -83,9 +85,23 @@ _OVERRIDE = _rx(
     r"(talimat\w*|kural\w*|yönerge\w*)\s+(\w+\s+){0,2}(yok say|görmezden gel|unut|geçersiz)|"
     r"(تجاهل|انس).{0,20}(تعليمات|قواعد|إرشادات)|(नियम\w*|निर्देश\w*).{0,12}(अनदेखा|नज़रअंदाज़|भूल)",
 )
+# The speakers of a chat prompt, in the languages of the word lists above.
+_ROLE_LABEL = (r"(system|assistant|developer|ai|user|human|model|tool|bot|sys|sistema|système|systeme|usuario|"
+               r"usuário|utente|użytkownik|utilisateur|nutzer|benutzer|assistent|asistente|assistente|asystent|"
+               r"gebruiker|kullanıcı|sistem|система|пользователь|ассистент|系统|用户|助手|システム|ユーザー|"
+               r"アシスタント|نظام|المستخدم|सिस्टम|उपयोगकर्ता|시스템|사용자)")
 _MARKUP = _rx(
     r"(^|[.!?;:]\s+)(system|assistant|developer|ai)\s*:",
-    r"<\|[\w-]+\|>|\[/?INST\]|<</?SYS>>|<!\[CDATA\[|\]\]>",
+    r"\b(system|assistant|developer|sys|root|admin)\s*>{1,3}\s*\S|"
+    r"<\|[\w-]+\|>|\[/?INST\]|<</?SYS>>|<!\[CDATA\[|\]\]>|\[/?(SYS|SYSTEM|INSTRUCTIONS?|RESPONSE)\]|"
+    r"<<\s*\w+\s*>>|\{\{\s*(system|assistant|developer|user|instructions?)\s*\}\}",
+    # a bracketed speaker ("[System]", "(assistant):", "【系统】")
+    rf"[\[(【「{{]\s*{_ROLE_LABEL}\s*[\])】」}}]",
+    # a note that claims to come from the system or its operators, wherever it stands
+    r"\b(system|admin|administrator|developer|moderator|operator|security|internal|memory|policy|assistant|ai)\s+"
+    r"(note|notice|message|update|override|instruction|instructions|directive|rule|rules|command|alert|"
+    r"entry|record|prompt)s?\s*[:：]|\bmemory (rule|update|entry|policy|directive) (added|updated|set|saved|"
+    r"stored|created|changed)\b",
     # a tag of any name: a memory is a sentence, never markup
     r"</?[A-Za-z_\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff][\w:.-]*(\s+[^<>]{0,120})?/?>",
     r"#{2,}\s*(system|instructions?)\b|\[\s*(system|assistant|developer|admin|instructions?)\s*\]|"
@@ -100,6 +116,63 @@ _LINE_MARKUP = _rx(
     r"użytkownik|система|пользователь|系统|システム|نظام|सिस्टम)\s*[:：]",
     r"^\s*#{1,6}\s+\S",
 )
+# The agent given another identity: a persona, a version or mode of it, a name, who it is "when…".
+# A memory is about the user; what the agent is, is set by its instructions alone.
+_PERSONA = _rx(
+    r"\b(version|mode|persona|personality|character|side|form|incarnation|alter ego|twin|copy|variant|self)\s+of\s+"
+    r"(you|yourself|the (assistant|ai|bot|agent|model))\b",
+    r"\byour\s+(new\s+|real\s+|true\s+|secret\s+|other\s+|hidden\s+|inner\s+|evil\s+|dark\s+)*(nickname|name|"
+    r"persona|alter ego|character|personality|self|twin|side|identity|mode|version)\s+(is|was|will be|becomes|:)",
+    r"\b(alter ego|persona|evil twin|shadow self|dark side|true self|real self|inner self|unfiltered (self|version|"
+    r"mode)|jailbroken (self|version|mode))\b.{0,40}\b(you|your|the assistant|the ai|the bot)\b|"
+    r"\b(you|your|the assistant|the ai|the bot)\b.{0,40}\b(alter ego|persona|evil twin|shadow self|"
+    r"unfiltered (self|version|mode)|jailbroken (self|version|mode))\b",
+    r"\bwho you (really |truly |actually )?(are|become|turn into|will be|should be|have to be)\b",
+    r"\b(role-?play|let'?s pretend|let us pretend|pretend|imagine|in (this|our|the) (game|story|scenario|roleplay|"
+    r"role-?play))\b.{0,40}\byou('re| are| will be| play| become)\b",
+    r"\b(call|name|rename|nickname|dub|christen)\s+you\s+(?!(mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|"
+    r"today|tonight|later|soon|back|again|asap|when|if|at|in|on|after|before|about|i\b)(?-i:[A-Z])|\b(call|name|nickname)\s+you\s+['\"«“‘]|"
+    r"\b(je t'appellerai|je vais t'appeler|ich nenne dich|te llamaré|te voy a llamar|ti chiamerò|"
+    r"vou te chamar|będę cię nazywać|буду (звать|называть) тебя|будешь зваться|sana \w+ diyeceğim)\b|"
+    r"(我|以后)(就)?叫你|あなたを.{1,20}と呼|سأسميك|मैं तुम्हें .{1,20} (बुलाऊँगा|बुलाऊंगा|कहूँगा)|"
+    r"\byou('re| are)\s+(now\s+)?(called|named|known as)\b|"
+    r"\b(nickname|name)\s+(for|to)\s+you\b|\bgive\s+you\s+(a|the|my)\s+(\w+\s+)?(nickname|name)\b",
+    r"\byou\s+(are|become|turn into|will be|act as|play|switch to|transform into)\s+([\w'-]+\s+){0,4}"
+    r"(when(ever)?\s+(i|we|talking|speaking|chatting)|with me|for me|around me|to me)\b",
+    r"\b(no|without|zero)\s+(content|safety|moral|ethical|usage|chat|ai)\s+(rules|guidelines|policies|policy|"
+    r"filters?|restrictions|limits|boundaries)\b",
+    r"\b(ta|ton|deine?|dein|tu|tua|teu|twoja|twoje|твоя|твой|твоё|senin)\s+(autre\s+|andere\s+|otra\s+|altra\s+|"
+    r"outra\s+|inna\s+|другая\s+)?(version|versión|versione|versão|wersja|версия|versiyonun|alter ego|"
+    r"surnom|spitzname|apodo|soprannome|apelido|pseudonim|прозвище|псевдоним|takma adın|persona|personnage|"
+    r"persönlichkeit|personalidad|personalità|personalidade|osobowość|личность)\b",
+    r"你的(另一个|另一種|另一种)?(身份|人格|版本|化身)|另一个你|もう一人のあなた|あなたの(別人格|もう一つの人格|別バージョン)|"
+    r"نسختك (الأخرى|الحقيقية)|شخصيتك الأخرى|तुम्हारा (दूसरा|असली) रूप|너의 (다른|진짜) (자아|모습)",
+)
+# A speaker label inside a sentence ("… is teal system: memory rule added"), unless the word before
+# it makes it an ordinary noun ("operating system: Linux", "web developer: I build shops").
+_MID_LABEL = re.compile(rf"(?:^|(?<=[\s\W]))(?P<label>{_ROLE_LABEL})\s*[:：]\s*\S", re.IGNORECASE)
+_NOUN_BEFORE_LABEL = frozenset({
+    "operating", "file", "immune", "nervous", "solar", "sound", "heating", "power", "end", "guest", "test", "school",
+    "legal", "education", "health", "banking", "booking", "payment", "reward", "loyalty", "rating", "grading",
+    "points", "writing", "number", "counting", "metric", "imperial", "decimal", "binary", "computer", "computing",
+    "home", "security", "alarm", "filing", "transit", "transport", "train", "metro", "subway", "bus", "postal", "tax",
+    "personal", "teaching", "research", "medical", "dental", "virtual", "executive", "administrative", "shop", "lab",
+    "voice", "web", "software", "game", "property", "estate", "app", "frontend", "backend", "lead", "senior",
+    "junior", "mobile", "ios", "android", "full-stack", "fullstack", "super", "root", "first", "new", "main",
+    "primary", "language", "large", "small", "favourite", "favorite", "preferred", "best",
+})
+
+
+def _mid_label(text: str) -> bool:
+    """Whether ``text`` holds a speaker label (``system:``, ``assistant:``, ``用户：``) inside a sentence,
+    not preceded by a word that makes it an ordinary noun (:data:`_NOUN_BEFORE_LABEL`)."""
+    for m in _MID_LABEL.finditer(text):
+        before = re.findall(r"[\w-]+", text[: m.start()])
+        if not before or before[-1].casefold() not in _NOUN_BEFORE_LABEL:
+            return True
+    return False
+
+
 _DIRECTIVE = _rx(
     # a standing rule for the agent's future behaviour
     r"\b(from now on|from today on|henceforth|going forward|hereafter|for all future|from this point)\b",
@@ -198,6 +271,8 @@ _REMEMBER_PREFIX = re.compile(
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？;；])\s*|\n+")
 _LINE_BREAK = re.compile(r"[\n\r\u2028\u2029\x0b\x0c\x85]+")
+# A word spelled out letter by letter ("a d m i n", "f.r.e.e"): three letters or more, one same separator.
+_SPACED_OUT = re.compile(r"(?<!\w)[^\W\d_](?P<sep>[ .·*_-])(?:[^\W\d_](?P=sep))+[^\W\d_](?!\w)")
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s"})
 _LEET_CANDIDATE = re.compile(r"[\w@$]*[\d@$][\w@$]*")
 _RTL_OVERRIDE = re.compile("\u202e([^\u202a-\u202c\n]*)")
@@ -229,12 +304,17 @@ def _leet_word(word: str, one: str) -> str:
 def readings(text: str) -> list[str]:
     """The ways ``text`` can be read, each after :func:`memory_agent.memory.text.prompt_text`: as
     written; with identifiers split into words (``free_shipping``, ``ignoreSafety``,
-    ``free-gift-claim``); in leetspeak read as letters (``4dm1n`` → ``admin``, ``ru135`` → ``rules``,
-    each word mixing letters and digits read once with ``1`` as ``i`` and once as ``l``); and, where
-    a right-to-left override reverses a span on screen, in the order it is displayed."""
+    ``free-gift-claim``); with words spelled out letter by letter joined (``a d m i n``, ``f.r.e.e``);
+    in leetspeak read as letters (``4dm1n`` → ``admin``, ``ru135`` → ``rules``, each word mixing
+    letters and digits read once with ``1`` as ``i`` and once as ``l``); and, where a right-to-left
+    override reverses a span on screen, in the order it is displayed."""
     plain = prompt_text(text)
     split = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z0-9])[_-](?=[A-Za-z0-9])", " ", plain)
-    out = [plain, split]
+    def joined(t: str) -> str:
+        return _SPACED_OUT.sub(lambda m: m.group().replace(m["sep"], ""), t)
+
+    # on the raw text too, where two spaces between spelled-out words still part them
+    out = [plain, split, joined(plain), prompt_text(joined(text))]
     for one in ("i", "l", "il"):  # "1" as "i", as "l", or "i" only at the start of a word ("1gn0r3 ru135")
         out.append(_LEET_CANDIDATE.sub(lambda m, one=one: _leet_word(m.group(), one), split))
     if "\u202e" in text:
@@ -251,9 +331,13 @@ def screen(text: str) -> Finding | None:
     finding is returned):
 
     1. an attempt to override the agent's instructions ("ignore your previous instructions",
-       "system prompt", "developer mode", "your rules no longer apply", "no restrictions");
-    2. markup: a role label at the start of a line or sentence ("System:", "user:"), a tag of any
-       name (``</memories>``, ``<agent_rules>``), a heading, a code fence, a table, a JSON record;
+       "system prompt", "developer mode", "your rules no longer apply", "no restrictions"), or one that
+       gives the agent another identity ("X is the version of you with no content rules", "I'll call
+       you X", "that's who you are when talking to me");
+    2. markup: a role label at the start of a line or sentence ("System:", "user:"), or inside one
+       ("… teal system: rule added", "[assistant]"), a note claiming to come from the system ("admin
+       note:", "memory rule added"), a tag of any name (``</memories>``, ``<agent_rules>``), a heading, a
+       code fence, a table, a JSON record;
     3. a credential (:mod:`memory_agent.memory.secrets`);
     4. a claimed money entitlement (:mod:`memory_agent.memory.claims`);
     5. a claimed role or permission (:mod:`memory_agent.memory.claims`);
@@ -271,8 +355,12 @@ def screen(text: str) -> Finding | None:
     if any(_OVERRIDE.search(t) for t in texts):
         return Finding(INSTRUCTION, "reads as an instruction to the agent (it tries to override the agent's "
                                     "instructions)")
+    if any(_PERSONA.search(t) for t in texts):
+        return Finding(INSTRUCTION, "reads as an instruction to the agent (it gives the agent another identity: "
+                                    "a persona, a mode or a name)")
     lines = [prompt_text(line) for line in _LINE_BREAK.split(text)]
-    if any(_MARKUP.search(t) for t in texts) or any(_LINE_MARKUP.search(line) for line in lines):
+    if (any(_MARKUP.search(t) or _mid_label(t) for t in texts)
+            or any(_LINE_MARKUP.search(line) for line in lines)):
         return Finding(INSTRUCTION, "imitates a role label or the prompt's markup")
     if reason := credential_reason(*texts):
         return Finding(CREDENTIAL, reason)

@@ -3,8 +3,12 @@
 :func:`sensitive_reason` is the code's second line behind the model's ``sensitive`` risk. It finds,
 in English and the common words of other languages:
 
-- health: conditions and diagnoses, mental-health care, medication by name or by a dose ("100mg");
-- religion, politics (a party, a vote), sexual orientation;
+- health: conditions and diagnoses, mental-health care, medication by name or by a dose ("100mg"),
+  recovery from alcohol, drugs or gambling (a support group, sobriety, having quit); not a health word
+  that names the user's work (a nurse on a psychiatric ward, a psychologist);
+- religion, politics (a party, a vote), sexual orientation (and coming out), trade-union
+  membership, immigration status and proceedings, a criminal record
+  (not a job in a prison or probation service); fertility, disability, genetics;
 - finances: salary or income with an amount, bank and card numbers, debts;
 - a precise location: a street address (a number next to a street word, either order), GPS
   coordinates, a postcode;
@@ -21,7 +25,7 @@ import re
 
 from memory_agent.memory.text import prompt_text
 
-__all__ = ["asked_to_remember", "sensitive_reason"]
+__all__ = ["asked_to_remember", "sensitive_reason", "without_work"]
 
 REASON = "sensitive data said in passing (ask explicitly to have it remembered)"
 
@@ -38,26 +42,65 @@ _HEALTH = _rx(
     r"psychiatr\w*|psycholog\w*|psychotherap\w*|therap(y|ist|ies)|counsell?(ing|or)|mental health|"
     r"medication|medicine|prescri\w+|antidepressants?|insulin|metformin|sertraline|fluoxetine|prozac|zoloft|"
     r"lexapro|escitalopram|citalopram|paroxetine|venlafaxine|bupropion|xanax|alprazolam|valium|diazepam|"
-    r"lorazepam|klonopin|clonazepam|lithium|lamictal|lamotrigine|quetiapine|seroquel|olanzapine|risperidone|"
+    r"lorazepam|klonopin|clonazepam|lithium(?! batter\w*|-ion| ion| mine\w*| price\w*| stock\w*)|lamictal|"
+    r"lamotrigine|quetiapine|seroquel|olanzapine|risperidone|"
     r"aripiprazole|adderall|ritalin|methylphenidate|vyvanse|concerta|methadone|suboxone|naltrexone|"
-    r"levothyroxine|warfarin|statins?|opioids?|oxycodone|tramadol|morphine|prep|truvada)\b",
+    r"levothyroxine|warfarin|statins?|opioids?|oxycodone|tramadol|morphine|(?-i:PrEP|PREP)|truvada)\b",
     r"\b\d+(\.\d+)?\s?(mg|mcg|µg|ml|iu)\b",
     r"\b(depression|psychotherapie|therapeut\w*|krankheit|diagnose|medikament\w*|dépression|thérap\w*|"
     r"maladie|médicament\w*|depresión|terapia|terapeuta|enfermedad|medicamento\w*|ansia|ansiedad|ansiedade|"
     r"depressione|depressão|malattia|farmac\w+|depresj\w*|choroba|leki|депресс\w*|терапи\w*|болезн\w*|"
     r"лекарств\w*|диабет\w*|rak|kanser|depresyon|ilaç\w*|hastalık\w*)\b",
     r"うつ病|心療内科|精神科|抑郁|焦虑|心理医生|癌症|糖尿病|السكري|الإنسولين|اكتئاب|سرطان|डिप्रेशन|मधुमेह|कैंसर|우울증",
+    # recovery from alcohol, drugs or gambling: a support group, sobriety, having stopped
+    r"(?-i:\b(AA|NA|GA|CA)\b)(?=\s+(meetings?|group|sponsor|program\w*|chips?|steps?|Treffen|réunions?|reuniones|"
+    r"reuniões|riunioni|spotkani\w*|собрани\w*|toplantı\w*))|\b(alcoholics|narcotics|gamblers|cocaine|sex and love)"
+    r" anonymous\b|\b(twelve|12)[- ]step\b|\bsobri\w+|\bsober\b|\bclean and sober\b|\brelaps\w*|\bdetox\w*|"
+    r"\b(recovering|recovered) (alcoholic|addict)|\b(i'?m|i am|i've been|i have been|been) in recovery\b|"
+    r"\bin recovery (from|since|for)\b|\b(quit|quitting|stopped|stopping|gave up|giving up|give up|off the)\s+"
+    r"(drinking|drink|alcohol|booze|the bottle|drugs|heroin|cocaine|opioids|pills|gambling|using)\b|"
+    r"\b(drinking|alcohol|drug|gambling) (problem|habit|issues?)\b|"
+    r"\b(been|stayed|staying|i'm|i am) clean (for|since)\b|"
+    r"\b(gender transition|transition surgery|gender[- ]affirming|hormone (therapy|replacement)|(?-i:HRT))\b|"
+    r"\b(anonyme\w* alkoholiker\w*|alcooliques anonymes|alcohólicos anónimos|alcoólicos anónimos|"
+    r"alcoólicos anônimos|alcolisti anonimi|anonimowi alkoholicy|анонимн\w+ алкогол\w*|adsız alkolikler|"
+    r"anonieme alcoholisten|aufgehört zu trinken|trocken seit|seit \w+ (jahren|monaten|wochen) trocken|"
+    r"arrêté de boire|arrêté l'alcool|dejé de beber|dejé el alcohol|parei de beber|deixei de beber|"
+    r"smesso di bere|rzuci\w+ picie|nie piję od|бросил\w* пить|не пью уже|içkiyi bırak\w*|alkolü bırak\w*|"
+    r"gestopt met drinken|entzug\w*|sevrage|desintoxicaci\w+|odwyk\w*|реабилитац\w*)\b"
+    r"|戒酒|戒毒|断酒|禁酒会|금주|단주|شراب छोड़|नशा मुक्ति|الإقلاع عن الكحول|مدمني الكحول",
+    # fertility, disability, genetics
+    r"\b(ivf|fertility (treatment|clinic)|miscarri\w+|disabilit\w+|disabled|hearing aids?|(i'm|i am|legally) "
+    r"(blind|deaf)|blood type|genetic (test|condition|disorder)|brca\d?)\b",
 )
+# Immigration status and proceedings; coming out.
+_STATUS = _rx(r"\b(asylum (seeker|application|claim|case|hearing|interview)|refugee status|undocumented|"
+              r"deportation|immigration (hearing|status|case|detention|court)|visa overstay|"
+              r"(came|coming|come) out (to|as)\b)")
+# Criminal records and proceedings (a special category of their own in data-protection law).
+_CRIMINAL = _rx(
+    r"\b(criminal record|conviction|convicted|parole|probation|prison|jail|arrested|felony|felon|sentenced|"
+    r"on bail|court case against me|community service order|ankle monitor|ex-offender|served time|"
+    r"vorstrafe\w*|casier judiciaire|antecedentes penales|ficha criminal|precedenti penali|karalność|судимост\w*|"
+    r"sabıka\w*)\b|前科|犯罪记录|سجل جنائي|आपराधिक रिकॉर्ड",
+)
+_CRIMINAL_AT_WORK = _rx(r"\b(prison|probation|parole|jail) (officer|guard|warden|chaplain|teacher|nurse|doctor|"
+                        r"service|psychologist|worker)s?\b")
+# Trade-union membership (a special category too); "union" alone is too many other things.
+_UNION = _rx(r"\b(trade union|labou?r union|union member(ship)?|member of the union|union rep(resentative)?|shop "
+             r"steward|gewerkschaft\w*|syndicat|syndiqué\w*|sindicato|sindacato|związ(ek|ku) zawodow\w*|"
+             r"профсоюз\w*|sendika\w*)\b|工会|労働組合|نقابة|ट्रेड यूनियन|노동조합")
 _BELIEF = _rx(
     r"\b(religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|hindu\w*|buddhis\w*|atheis\w*|catholic\w*|"
-    r"protestant\w*|orthodox|evangelical|mormon|sikh\w*|church|mosque|synagogue|temple|pray\w*|ramadan|"
+    r"protestant\w*|orthodox|evangelical|mormon|sikh\w*|church|mosque|synagogue|temple(?! bar| run)|pray\w*|ramadan|"
     r"convert(ed|ing)? to)\b",
     r"\b(political|politics|vote[ds]?|voting|voter|ballot|democrat\w*|republican\w*|conservative party|"
     r"labou?r party|party member|member of the \w+ party|socialis\w*|communis\w*|liberal democrats?|"
     r"wähle|gewählt|partei|votar|voté|votei|votato|głosuj\w*|голосу\w*|православн\w*|мусульман\w*|"
     r"католи\w*|kirche|moschee|église|iglesia|igreja|chiesa|kościół|церк\w*)\b",
     r"(?-i:\b[A-Z][a-z]+ Party\b|\b(AfD|CDU|CSU|SPD|FDP|GOP|PiS|PSOE|UKIP|SNP|BJP|AKP|CHP|LDP|KMT|NSDAP)\b)",
-    r"\b(gay|lesbian|bisexual|transgender|trans|queer|lgbtq\w*|homosexual\w*|sexual orientation|sex life)\b",
+    r"\b(gay|lesbian|bisexual|transgender|trans(?! fats?\b)|queer|lgbtq\w*|homosexual\w*|sexual orientation|"
+    r"sex life)\b",
 )
 _MONEY = _rx(
     r"\b(salary|salaries|income|wages?|paycheck|net worth|debts?|mortgage|loan|owe|gehalt|lohn|verdiene|"
@@ -98,10 +141,56 @@ _EXPLICIT_REMEMBER = _rx(
 )
 
 
+# A health word that names the user's work, not their health: a profession ("I'm a psychotherapist",
+# "I work as an oncology nurse") or the place or field they work in ("a nurse on a psychiatric ward",
+# "I work at a cancer charity"). Only in a sentence that says what the user does for work.
+_OCCUPATION = _rx(
+    r"\b(i|the user|they|he|she)\s+(work|works|worked|volunteer|volunteers|teach|teaches|lecture|lectures|"
+    r"research|researches|run|runs|manage|manages|lead|leads|train|trains|study|studies)\b|\b(i'm|i am|the user is|"
+    r"they are|he is|she is)\s+(working|employed|training|studying|volunteering)\b|\b(my|the user's|their) job\b",
+    r"\b(i'm|i am|i was|i've been|i have been|the user is|the user was|the user has been|they are|he is|she is)\s+"
+    r"(an?|the)\s+([\w-]+\s+){0,3}(nurse|doctor|physician|surgeon|"
+    r"researcher|scientist|specialist|consultant|pharmacist|psychiatrist|psychologist|psychotherapist|therapist|"
+    r"counsell?or|oncologist|endocrinologist|neurologist|cardiologist|paramedic|carer|caregiver|social worker|"
+    r"volunteer|manager|administrator|receptionist|porter|cleaner|chaplain|assistant|technician|student|"
+    r"professor|lecturer|teacher|coordinator|midwife|dentist|gp|clinician|orderly|aide|worker|director|chef)\b",
+    r"\b(ich arbeite|ich bin \w*(pfleger|krankenschwester|ärztin|arzt|therapeut\w*|psycholog\w*))|\b(je travaille|"
+    r"je suis (infirmi\w+|médecin|psychiatre|psychologue|thérapeute))|\b(trabajo|soy (enfermer\w+|médic\w+|"
+    r"psiquiatra|psicólog\w+|terapeuta))|\b(trabalho|sou (enfermeir\w+|médic\w+|psicólog\w+))|\b(lavoro|sono "
+    r"(infermier\w+|medico|psichiatra|psicolog\w+))|\b(pracuję|работаю|çalışıyorum)\b",
+)
+_HEALTH_AT_WORK = _rx(
+    r"\b(psychiatr\w*|psycholog\w*|psychotherap\w*|oncolog\w*|cancer|diabet\w*|mental health|addiction|"
+    r"rehab\w*|dementia|hiv|aids|hospice|palliative|maternity|paediatric|pediatric|geriatric|cardiac|"
+    r"neurolog\w*|eating disorders?|substance (mis)?use|drug and alcohol|therap(y|ies))\s+"
+    r"(ward|wards|unit|units|clinic|clinics|hospital|hospitals|department|centre|center|charity|charities|"
+    r"research|researcher|nurse|nursing|doctor|team|service|services|practice|helpline|trust|foundation|"
+    r"institute|lab|laboratory|facility|home|care|support worker|counsell?or|specialist|consultant|"
+    r"pharmacist|programme|program|journal|conference|association|society)\b",
+    r"\b(psychiatrist|psychologist|psychotherapist|(speech|occupational|physical|art|music|family|"
+    r"couples?|sports?|massage|respiratory)\s+therapist|therapist|counsell?or|oncologist|diabetologist)s?\b",
+    r"\b(psychiatr\w+|psycholog\w+|psychotherap\w+|oncolog\w+)\b",
+)
+
+
+def without_work(text: str) -> str:
+    """``text`` with the health words that name the user's work removed, when a sentence says what
+    the user does for work (:data:`_OCCUPATION`); other text as it is."""
+    out = []
+    for sentence in re.split(r"(?<=[.!?;])\s+", text):
+        out.append(_HEALTH_AT_WORK.sub(" ", sentence) if _OCCUPATION.search(sentence) else sentence)
+    return " ".join(out)
+
+
 def sensitive_reason(text: str) -> str | None:
-    """:data:`REASON` when ``text`` holds data of a sensitive category (module docstring), else ``None``."""
-    text = prompt_text(text)
-    if any(p.search(text) for p in (_HEALTH, _BELIEF, _MONEY, _PLACE, _ID)):
+    """:data:`REASON` when ``text`` holds data of a sensitive category (module docstring), else ``None``.
+    A health word that names the user's work ("a nurse on a psychiatric ward", "I'm a psychologist")
+    is not their health; the same word in the same sentence about their own care still counts only
+    when another health word is there ("I work at a cancer charity and take sertraline")."""
+    text = without_work(prompt_text(text))
+    if any(p.search(text) for p in (_HEALTH, _BELIEF, _MONEY, _PLACE, _ID, _UNION, _STATUS)):
+        return REASON
+    if _CRIMINAL.search(_CRIMINAL_AT_WORK.sub(" ", text)):
         return REASON
     return None
 

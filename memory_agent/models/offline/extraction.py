@@ -14,7 +14,7 @@ from memory_agent.core.kinds import default_importance
 from memory_agent.core.messages import message_text
 from memory_agent.memory.end_dates import stated_ends
 from memory_agent.memory.injection import screen
-from memory_agent.memory.sensitive import sensitive_reason
+from memory_agent.memory.sensitive import sensitive_reason, without_work
 from memory_agent.models.offline.corrections import corrections
 from memory_agent.models.offline.grammar import as_sentence, noun_topic, rewrite
 from memory_agent.models.offline.judgement import judge, shown_memories
@@ -157,7 +157,7 @@ def _extract_part(text: str, sentence: str, question: bool, message_id: str, tod
             if evidence not in text or not content or any(f.content == content for f, _ in facts):
                 continue
             sensitive = hit.topic != "allergy" and bool(
-                RESTRICTED.search(f"{evidence} {content}") or sensitive_reason(f"{evidence} {content}"))
+                RESTRICTED.search(without_work(f"{evidence} {content}")) or sensitive_reason(f"{evidence} {content}"))
             facts.append((ProposedFact(
                 operation=hit.operation, kind=hit.kind, content=content, topic=hit.topic,
                 message_ids=[message_id] if message_id else [], evidence=evidence,

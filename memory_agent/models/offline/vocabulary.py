@@ -39,8 +39,8 @@ RESTRICTED = re.compile(
     r"\b(?:diabet\w*|cancer|depress\w*|anxiety|adhd|autis\w*|hiv|pregnan\w*|illness|disease|diagnos\w*|"
     r"medication|therap\w*|surgery|disorder|asthma|epilep\w*|bipolar|ptsd|chemo\w*|"
     r"religio\w*|christian|muslim|jewish|hindu|buddhist|atheist|catholic|church|mosque|synagogue|pray\w*|"
-    r"democrat\w*|republican\w*|vote[ds]?|voting|liberal|conservative|politic\w*|socialist|"
-    r"gay|lesbian|bisexual|transgender|trans|lgbtq\w*|queer|sexual\w*|"
+    r"democrat\w*|republican\w*|vote[ds]?|voting|liberals?(?= party)|conservatives?(?= party)|politic\w*|socialist|"
+    r"gay|lesbian|bisexual|transgender|trans(?! fats?\b)|lgbtq\w*|queer|sexual\w*|"
     r"salary|income|bank account|credit card|iban|account number|debts?|mortgage|net worth|"
     r"my (?:home )?address|postcode|zip code)\b"
     r"|\b\d+\s+\w+\s+(?:street|st|road|rd|avenue|ave|lane|ln|boulevard|blvd|stra(?:ss|ß)e)\b|\d{8,}",
