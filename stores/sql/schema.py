@@ -15,6 +15,10 @@ Tables (every row keyed by ``user_id``; every query filters on it in SQL):
 - ``thread_activity``: first and last turn time of each thread.
 - ``fact_generations``: one opaque token per user, replaced in the same transaction as every statement
   that changes the user's facts (migration 2): caches of a user's live facts in any process compare it.
+- ``facts.embedding`` / ``facts.embedder`` / ``facts.terms`` (migration 4): the fact's embedding
+  (float32 bytes), the embedder's name, and the lexical tokens of its index text (space-separated),
+  written in the fact's own transaction, so a query reads a user's live facts, vectors and tokens in one indexed access
+  (:mod:`memory_agent.stores.fact_reads`); ``NULL`` for facts written before it.
 - ``schema_migrations``: ``(version, name, applied_at)`` of every migration applied (see
   :mod:`memory_agent.stores.sql.migrations`).
 
@@ -263,17 +267,30 @@ _POSTGRES_V3 = (
 )""",
 )
 
+#: Version 4: each fact row keeps its embedding and lexical tokens (NULL for older rows: read from the index).
+_SQLITE_V4 = (
+    "ALTER TABLE facts ADD COLUMN embedding BLOB",
+    "ALTER TABLE facts ADD COLUMN embedder TEXT",
+    "ALTER TABLE facts ADD COLUMN terms TEXT",
+)
+_POSTGRES_V4 = (
+    "ALTER TABLE facts ADD COLUMN embedding BYTEA",
+    "ALTER TABLE facts ADD COLUMN embedder TEXT",
+    "ALTER TABLE facts ADD COLUMN terms TEXT",
+)
+
 #: Every migration, oldest first. Version 1 is the schema release 0.1.0 created; its statements stay
 #: ``IF NOT EXISTS``, so running it on a database made by that release changes nothing and records it.
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "facts, audit log, threads, journal, settings, summaries, episodes", _SQLITE_V1, _POSTGRES_V1),
     Migration(2, "session summaries keep fact ids, not text", _SQLITE_V2, _POSTGRES_V2),
     Migration(3, "fact_generations: a per-user token of the facts' last change", _SQLITE_V3, _POSTGRES_V3),
+    Migration(4, "facts keep their embedding and lexical tokens", _SQLITE_V4, _POSTGRES_V4),
 )
 
 #: Every table of the ledger with its text columns: what the ledger's ``scan`` searches.
 SCANNED_COLUMNS: dict[str, tuple[str, ...]] = {
-    "facts": ("user_id", "id", "content", "data"),
+    "facts": ("user_id", "id", "content", "data", "terms"),
     "audit_log": ("user_id", "thread_id", "content", "evidence", "reason", "proposal", "fact_id", "target_id"),
     "fact_uses": ("user_id", "fact_id", "turn_id"),
     "user_threads": ("user_id", "thread_id"),
