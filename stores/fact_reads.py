@@ -270,15 +270,9 @@ class FactReads:
         return snap
 
     def live(self, user_id: str) -> list[Fact]:
-        """The user's live facts, oldest first: the live index's set, with last-used time and use
-        count from the ledger (``commit`` records usage there, not in the index)."""
-        usage = {f.id: f for f in self.ledger.facts(user_id, "confirmed")}
-        facts = self.index.list(user_id)
-        return [
-            f.model_copy(update={"last_used_at": usage[f.id].last_used_at, "use_count": usage[f.id].use_count})
-            if f.id in usage else f
-            for f in facts
-        ]
+        """The user's live facts, oldest first, with last-used time and use count: the ledger's
+        confirmed facts (one indexed read; the set :meth:`retrieve` ranks)."""
+        return self.ledger.facts(user_id, "confirmed")
 
     def show(self, user_id: str, fact_id: str) -> Fact | None:
         """One fact of this user (any status) with its provenance, or ``None``."""
