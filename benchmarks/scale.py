@@ -84,6 +84,13 @@ def percentile(xs: list[float], q: float) -> float:
 
 
 def rss_mb() -> float:
+    """Peak RSS of this process in MB: ``VmHWM`` (``ru_maxrss`` would carry the parent's peak over a fork)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
@@ -351,7 +358,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def table(r: dict) -> str:
     def mp(xs):
-        return f"{percentile(xs, 50):.1f} / {percentile(xs, 95):.1f}"
+        xs = [x for x in xs if x == x]  # nan: not measured for this system
+        return f"{percentile(xs, 50):.1f} / {percentile(xs, 95):.1f}" if xs else "–"
 
     systems = [s for s in ("project", "sqlitestore") if s in r]
     b = r["built"]
