@@ -48,6 +48,7 @@ import chromadb  # noqa: E402
 
 from memory_agent.core.facts import Fact, Source  # noqa: E402
 from memory_agent.core.kinds import FACT_KINDS  # noqa: E402
+from memory_agent.memory.lexical import tokenize  # noqa: E402
 from memory_agent.memory.retrieval import RetrievalConfig, rank  # noqa: E402
 from memory_agent.models.embeddings import load_embedder  # noqa: E402
 from memory_agent.stores.chroma_store import ChromaFactIndex, _metadata, make_chroma_client  # noqa: E402
@@ -112,8 +113,10 @@ def user_sizes(users: int, facts_per_user: int, target_facts: int) -> list[int]:
     return [target_facts] + [base + (1 if j < extra else 0) for j in range(users - 1)]
 
 
-def fill(args, index: ChromaFactIndex, embedder, rng) -> tuple[list[str], list, np.ndarray, list[int]]:
-    """Write every user's facts (per-user collections); returns user ids, facts, vectors and sizes."""
+def fill(args, index: ChromaFactIndex, embedder, rng,
+         ledger: SQLFactLedger | None = None) -> tuple[list[str], list, np.ndarray, list[int]]:
+    """Write every user's facts (per-user collections, and the ledger rows reads rank: vector and
+    lexical tokens with each fact); returns user ids, facts, vectors and sizes."""
     sizes = user_sizes(args.users, args.facts_per_user, args.target_facts)
     users = [f"bench-user-{j:05d}@example.com" for j in range(args.users)]
     total = sum(sizes)
@@ -139,6 +142,9 @@ def fill(args, index: ChromaFactIndex, embedder, rng) -> tuple[list[str], list, 
     def flush() -> None:
         nonlocal written, pending_facts, pending_vecs
         if pending_facts:
+            if ledger is not None:
+                ledger.save_facts(pending_facts, np.vstack(pending_vecs),
+                                  [tokenize(f.index_text) for f in pending_facts], embedder.name)
             index.upsert(pending_user, pending_facts, np.vstack(pending_vecs).tolist())
             written += len(pending_facts)
             pending_facts, pending_vecs = [], []
@@ -280,7 +286,7 @@ def main(argv: list[str] | None = None) -> dict:
         memory = LongTermMemory(index, ledger, embedder.embeddings, RetrievalConfig())
 
         t0 = time.perf_counter()
-        users, facts, vectors, sizes = fill(args, index, embedder, rng)
+        users, facts, vectors, sizes = fill(args, index, embedder, rng, ledger)
         fill_s = time.perf_counter() - t0
         target, typical = users[0], users[-1]
         print(f"filled {len(facts):,} facts for {len(users):,} users in {fill_s:.1f} s; "

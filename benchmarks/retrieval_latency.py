@@ -25,6 +25,7 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 from memory_agent.evals.locomo import load_locomo  # noqa: E402
 from memory_agent.evals.locomo_retrieval import default_memory_factory, episode_facts, episode_user, percentile  # noqa: E402
+from memory_agent.memory.lexical import tokenize  # noqa: E402
 
 
 def main() -> None:
@@ -37,7 +38,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         memory = default_memory_factory()(Path(tmp))
         facts, user = episode_facts(conv), episode_user(conv)
-        memory.index.upsert(user, facts, memory.embeddings.embed_documents([f.index_text for f in facts]))
+        vectors = memory.embeddings.embed_documents([f.index_text for f in facts])
+        memory.ledger.save_facts(facts, vectors, [tokenize(f.index_text) for f in facts], memory.index.embedder_name)
+        memory.index.upsert(user, facts, vectors)
         config = replace(memory.retrieval, top_k=10)
         questions = [q.question for q in conv.qa if q.question.strip()]
         now = max(f.created_at for f in facts)

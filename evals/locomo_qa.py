@@ -32,6 +32,7 @@ from typing import Any
 from memory_agent.evals.locomo import CATEGORY_NAMES, LocomoConversation, normalize_answer, token_f1
 from memory_agent.evals.locomo_retrieval import CATEGORIES, episode_facts, episode_user
 from memory_agent.evals.scenario_runner import AgentFactory
+from memory_agent.memory.lexical import tokenize
 
 __all__ = ["QAReport", "judge_prompt", "replay_episodes", "run_locomo_qa", "token_recall"]
 
@@ -87,11 +88,11 @@ def replay_episodes(agent, conv: LocomoConversation) -> int:
     """Write every turn of ``conv`` into ``agent``'s long-term store as an episode; returns how many."""
     facts = episode_facts(conv)
     memory = agent.memory
-    for f in facts:
-        memory.ledger.save_fact(f)
     for start in range(0, len(facts), 64):
         chunk = facts[start:start + 64]
-        memory.index.upsert(episode_user(conv), chunk, memory.embeddings.embed_documents([f.index_text for f in chunk]))
+        vectors = memory.embeddings.embed_documents([f.index_text for f in chunk])
+        memory.ledger.save_facts(chunk, vectors, [tokenize(f.index_text) for f in chunk], memory.index.embedder_name)
+        memory.index.upsert(episode_user(conv), chunk, vectors)
     return len(facts)
 
 

@@ -37,7 +37,7 @@ from typing import Any
 
 from memory_agent.core.facts import EPISODE_KIND, Fact, Source
 from memory_agent.evals.locomo import CATEGORY_NAMES, LocomoConversation, LocomoQA, dia_session
-from memory_agent.memory.lexical import LexicalIndex
+from memory_agent.memory.lexical import LexicalIndex, tokenize
 from memory_agent.memory.retrieval import RetrievalConfig, lexical_documents
 from memory_agent.models.embeddings import load_embedder
 from memory_agent.stores.chroma_store import ChromaFactIndex, make_chroma_client
@@ -250,6 +250,8 @@ def run_retrieval_benchmark(
             for start in range(0, len(facts), batch):
                 chunk = facts[start:start + batch]
                 vectors = memory.embeddings.embed_documents([f.index_text for f in chunk])
+                memory.ledger.save_facts(chunk, vectors, [tokenize(f.index_text) for f in chunk],
+                                         memory.index.embedder_name)  # reads rank the ledger's rows
                 memory.index.upsert(user, chunk, vectors)
                 if on_progress:
                     on_progress(f"index {conv.sample_id}", min(start + batch, len(facts)), len(facts))

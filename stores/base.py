@@ -32,7 +32,11 @@ class EmbedderMismatchError(StoreError):
 
 
 class FactIndex(Protocol):
-    """Live facts of each user, searchable by embedding (cosine distance)."""
+    """Live facts of each user, searchable by embedding (cosine distance); ``embedder_name`` and
+    ``dimension`` name the embedder its vectors must come from (recorded with the ledger's copies too)."""
+
+    embedder_name: str
+    dimension: int
 
     def upsert(self, user_id: str, facts: Sequence[Fact], embeddings: Sequence[Sequence[float]]) -> None:
         """Insert or replace facts (same id → replaced, so a retried write is idempotent)."""
@@ -76,10 +80,19 @@ class FactIndex(Protocol):
 class FactRecords(Protocol):
     """Every committed fact of each user, with its status history."""
 
-    def save_fact(self, fact: Fact) -> None:
-        """Insert or replace the fact row keyed by ``(user_id, id)`` (and change the user's :meth:`generation`);
-        a stored fact that is no longer confirmed is left as it is (its status and ``superseded_by`` change
-        only by :meth:`change_status`)."""
+    def save_fact(self, fact: Fact, embedding: Sequence[float] | None = None,
+                  terms: Sequence[str] | None = None, embedder: str | None = None) -> None:
+        """Insert or replace the fact row keyed by ``(user_id, id)`` with the embedding of its index text
+        (by ``embedder``) and its lexical tokens (all optional), and change the user's :meth:`generation`,
+        in one transaction; a stored fact that is no longer confirmed is left as it is (its status and
+        ``superseded_by`` change only by :meth:`change_status`)."""
+
+    def live_rows(self, user_id: str) -> tuple[str, list[tuple[str, str, bytes | None, str | None, str | None]]]:
+        """``(generation, rows)``, rows ``(id, fact JSON, float32 embedding bytes | None, embedder | None,
+        space-separated tokens | None)`` of the user's confirmed facts, oldest first; the generation is read first."""
+
+    def live_key(self, user_id: str) -> tuple[str, int]:
+        """``(generation, number of confirmed facts)`` of the user."""
 
     def change_status(self, user_id: str, fact_id: str, status: str, at: datetime, *, expect: str = "confirmed",
                       superseded_by: str | None = None, audit: dict[str, Any] | None = None,

@@ -38,6 +38,15 @@ import chromadb
 from memory_agent.core.facts import Fact
 from memory_agent.stores.base import EmbedderMismatchError, StoreError
 
+#: When a collection's HNSW segment is persisted (``sync_threshold`` records) and how many records are
+#: applied to it at a time (``batch_size``). Embedded Chroma trims its write log (``embeddings_queue``)
+#: only up to what every segment has persisted, and a segment persists first at ``sync_threshold``
+#: (Chroma's default 1,000): a user with fewer facts keeps every write in the log, the log grows with
+#: the whole store, and so does each write (chroma-core/chroma#7659). At 100, measured with 200
+#: collections of 300 records: log 60,015 rows -> 215, one upsert median 184 ms -> 34 ms (load ~20).
+#: Collections made before keep the configuration they were made with.
+HNSW_PERSIST = {"sync_threshold": 100, "batch_size": 100}
+
 
 def collection_name(user_id: str) -> str:
     """The collection of ``user_id``: ``"user_"`` + the first 40 hex chars of its SHA-256.
@@ -122,7 +131,7 @@ class ChromaFactIndex:
                     name,
                     embedding_function=None,
                     metadata={"user_id": user_id, "embedder": self.embedder_name, "dimension": self.dimension},
-                    configuration={"hnsw": {"space": "cosine"}},
+                    configuration={"hnsw": {"space": "cosine", **HNSW_PERSIST}},
                 )
             else:
                 try:

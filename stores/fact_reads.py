@@ -2,24 +2,29 @@
 nearest facts for reconciling a proposal, the live facts, one fact and its supersede chain.
 Nothing here writes a store.
 
-**The live snapshot.** Ranking needs the user's live facts (a BM25 index over them, and the facts
-themselves); listing them from the live index is the slow part of a turn, so each process keeps a
-:class:`LiveSnapshot` per user (the last 64 users). It is used while three things are unchanged:
-the ledger's per-user :meth:`~memory_agent.stores.base.FactRecords.generation` (changed in the same
-transaction as every ledger write to the user's facts, by any process), the live count, and this
-process's index write count. The ledger is written before the live index, so a snapshot listed
-while another writer is between the two would be stale under the new generation: a snapshot is
-therefore kept only when its listing agrees with the ledger's confirmed facts (ids and
-``updated_at``, :meth:`~memory_agent.stores.base.FactRecords.live_versions`); otherwise it serves
-this one call and the next call lists again. (A user whose generation is ``""`` has no ledger
-write of this version in flight, and is kept unchecked.)
+**One indexed read per user.** Ranking needs every live fact of the user with its embedding and its
+lexical tokens. The ledger keeps both in the fact's row (``facts.embedding``, ``facts.terms``, written
+in the same transaction as the fact by :meth:`~memory_agent.stores.base.FactRecords.save_fact`), so a
+user met for the first time in a process costs one read of the user's rows by primary key
+(:meth:`~memory_agent.stores.base.FactRecords.live_rows`), not the live index's first access to a
+collection (which in embedded Chroma grows with the whole store) nor a listing of every fact. Each
+process keeps a :class:`LiveSnapshot` per user (the last :data:`SNAPSHOT_USERS` users, at most
+:data:`SNAPSHOT_FACTS` facts in all), used while the ledger's ``(generation, live count)``
+(:meth:`~memory_agent.stores.base.FactRecords.live_key`) is unchanged: the generation changes in the same
+transaction as every write to the user's facts, by any process, and it is read before the rows, so a
+snapshot is never kept under a key older than what it holds.
 
-**Exact cosines.** The dense half never depends on the approximate index finding every point (see
-:mod:`memory_agent.stores.chroma_store` for the Chroma bug that hides a just-written fact): up to
-``full_scan`` live facts, every fact of the snapshot that the index's nearest-neighbour search did
-not return gets its cosine from its stored vector (read by id once per snapshot, then kept in it).
-Above ``full_scan``, a search that returns fewer than the ``candidates`` asked for is completed by
-an exact scan of every stored vector.
+Rows written before the ledger kept vectors (``NULL``) take theirs from the live index by id; a row the
+index does not hold yet (a write in flight) is left out. Such a snapshot serves one call only: the
+index's copy can change with no change of generation.
+
+**Exact cosines.** Every live fact's cosine is a dot product with its stored unit vector (10,000 ×
+384 float32 in about a millisecond), so no approximate search can miss a fact (see
+:mod:`memory_agent.stores.chroma_store` for the Chroma bug that hides a just-written one). Up to
+``full_scan`` live facts every fact is a candidate; above it the ``candidates`` nearest are, with the
+best ``lexical_candidates`` by BM25. Candidates are scored with numpy first and only the few that can
+reach the top-k are parsed into :class:`~memory_agent.core.facts.Fact` and ranked by
+:func:`memory_agent.memory.retrieval.rank`, so the answer is the one ``rank`` gives over all of them.
 """
 
 from __future__ import annotations
@@ -30,35 +35,141 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 import numpy as np
+import orjson
 from langchain_core.embeddings import Embeddings
 
-from memory_agent.core.facts import Fact
-from memory_agent.memory.lexical import LexicalIndex
-from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, lexical_documents, rank
-from memory_agent.stores.base import FactIndex, FactLedger
+from memory_agent.core.facts import EPISODE_KIND, Fact, index_text
+from memory_agent.core.kinds import is_profile
+from memory_agent.memory.lexical import LexicalIndex, tokenize
+from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, rank
+from memory_agent.stores.base import EmbedderMismatchError, FactIndex, FactLedger
 
 log = logging.getLogger(__name__)
 
-#: Users whose snapshot a process keeps (least recently built goes first).
+#: Users whose snapshot a process keeps (least recently used goes first).
 SNAPSHOT_USERS = 64
+#: Live facts kept in all snapshots together (about 1.6 kB each with a 384-dimension vector).
+SNAPSHOT_FACTS = 200_000
+#: Scores within this of the k-th best are ranked again exactly (numpy and ``rank`` round differently).
+_SCORE_SLACK = 1e-6
+
+
+def _ts(value: str | None, missing: float) -> float:
+    """POSIX seconds of an ISO time from a fact's JSON, or ``missing``."""
+    return datetime.fromisoformat(value).timestamp() if value else missing
 
 
 @dataclass
 class LiveSnapshot:
-    """One listing of a user's live facts, with what is derived from it.
+    """A user's live facts as one read of the ledger gave them, in arrays (position = row).
 
     Attributes:
-        key: ``(ledger generation, live count, this process's index write count)`` it was built at.
-        facts: the live facts by id.
-        lexical: the BM25 index over them.
-        vectors: stored embeddings read so far (unit length, float64), by id: the facts the
-            nearest-neighbour search did not return.
+        key: ``(ledger generation, live count)`` it was read at.
+        ids: fact ids, oldest first.
+        records: each fact's JSON (parsed into a :class:`Fact` only when needed, kept in ``parsed``).
+        vectors: ``(n, d)`` float32 unit vectors.
+        updated, valid_until: POSIX seconds (``inf`` for no end).
+        importance: 0–1; profile: whether the kind is a profile kind.
+        tokens: each fact's lexical document as tokens (an episode's starts with the episode before it).
+        complete: every live row had its vector in the ledger (only then is the snapshot kept).
     """
 
-    key: tuple[str, int, int]
-    facts: dict[str, Fact]
-    lexical: LexicalIndex
-    vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    key: tuple[str, int]
+    ids: list[str]
+    records: list[str]
+    vectors: np.ndarray
+    updated: np.ndarray
+    valid_until: np.ndarray
+    importance: np.ndarray
+    profile: np.ndarray
+    tokens: list[list[str]]
+    complete: bool = True
+    parsed: dict[int, Fact] = field(default_factory=dict)
+    _lexical: LexicalIndex | None = None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def fact(self, pos: int) -> Fact:
+        """The fact at ``pos``, parsed once."""
+        f = self.parsed.get(pos)
+        if f is None:
+            f = self.parsed[pos] = Fact.model_validate_json(self.records[pos])
+        return f
+
+    def lexical(self) -> LexicalIndex:
+        """BM25 over the facts' lexical documents, built on first use."""
+        if self._lexical is None:
+            self._lexical = LexicalIndex(self.ids, None, tokens=self.tokens)
+        return self._lexical
+
+    def distances(self, embedding: Sequence[float]) -> np.ndarray:
+        """Cosine distance (``1 − cos``) of ``embedding`` to every fact, float64, by position.
+
+        Raises:
+            EmbedderMismatchError: the stored vectors have another dimension than ``embedding``.
+        """
+        q = np.asarray(embedding, dtype=np.float32)
+        if q.shape[0] != self.vectors.shape[1]:
+            raise EmbedderMismatchError(
+                f"The memories of this user were embedded in {self.vectors.shape[1]} dimensions but the "
+                f"configured embedder gives {q.shape[0]}. Set the embedder back (MEMORY_AGENT_EMBEDDER) "
+                "or use a new data folder.")
+        q = q / (np.linalg.norm(q) or 1.0)
+        return 1.0 - (self.vectors @ q).astype(np.float64)
+
+
+def build_snapshot(generation: str, rows: Sequence[tuple[str, str, bytes | None, str | None, str | None]],
+                   index_vectors, embedder: str) -> LiveSnapshot:
+    """A :class:`LiveSnapshot` from :meth:`~memory_agent.stores.base.FactRecords.live_rows`;
+    ``index_vectors(ids) -> {id: vector}`` supplies the vectors of rows stored without one.
+
+    Raises:
+        EmbedderMismatchError: a row's vector was made by another embedder than ``embedder``.
+    """
+    other = next((r[3] for r in rows if r[2] is not None and r[3] != embedder), None)
+    if other is not None:
+        raise EmbedderMismatchError(
+            f"The memories of this user were embedded with {other} but the configured embedder is {embedder}. "
+            "Set the embedder back (MEMORY_AGENT_EMBEDDER) or use a new data folder.")
+    records = [orjson.loads(r[1]) for r in rows]  # 4x json.loads at 10,000 rows (a third of a cold read)
+    missing = [r[0] for r in rows if r[2] is None]
+    fetched = index_vectors(missing) if missing else {}
+    keep = [k for k, r in enumerate(rows) if r[2] is not None or r[0] in fetched]
+    if not missing:  # one buffer for every row: no per-row array
+        matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1) if rows \
+            else np.zeros((0, 0), dtype=np.float32)
+    else:
+        vecs = [np.frombuffer(rows[k][2], dtype=np.float32) if rows[k][2] is not None
+                else np.asarray(fetched[rows[k][0]], dtype=np.float32) for k in keep]
+        matrix = np.vstack(vecs) if vecs else np.zeros((0, 0), dtype=np.float32)
+    if len(matrix):
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        matrix = matrix / np.where(norms == 0, 1.0, norms)
+    # an episode is searched with the episode before it in its thread (memory.retrieval.lexical_documents)
+    previous: dict[str, dict] = {}
+    before: dict[int, dict] = {}
+    for k in sorted((k for k in keep if records[k]["kind"] == EPISODE_KIND),
+                    key=lambda k: datetime.fromisoformat(records[k]["created_at"])):
+        thread = records[k]["source"]["thread_id"]
+        if thread in previous:
+            before[k] = previous[thread]
+        previous[thread] = records[k]
+    tokens = []
+    for k in keep:
+        rec, terms = records[k], rows[k][4]
+        own = terms.split() if terms is not None else tokenize(index_text(rec.get("topic", ""), rec["content"]))
+        tokens.append(tokenize(before[k]["content"]) + own if k in before else own)
+    inf = float("inf")
+    return LiveSnapshot(
+        key=(generation, len(rows)), ids=[rows[k][0] for k in keep], records=[rows[k][1] for k in keep],
+        vectors=matrix.astype(np.float32, copy=False),
+        updated=np.array([_ts(records[k]["updated_at"], 0.0) for k in keep], dtype=np.float64),
+        valid_until=np.array([_ts(records[k].get("valid_until"), inf) for k in keep], dtype=np.float64),
+        importance=np.array([float(records[k].get("importance", 0.5)) for k in keep], dtype=np.float64),
+        profile=np.array([is_profile(records[k]["kind"]) for k in keep], dtype=bool),
+        tokens=tokens, complete=not missing,
+    )
 
 
 class FactReads:
@@ -74,130 +185,98 @@ class FactReads:
                  config: RetrievalConfig | None = None) -> list[ScoredFact]:
         """The user's most relevant live facts for ``query`` at clock ``now`` (best first, ≤ top-k).
 
-        Every live fact of a user with at most ``full_scan`` facts gets its exact cosine (module
-        docstring); above it, the nearest ``candidates`` do. Hybrid (``config.lexical``): each fact
-        also gets a BM25 score from an index of the user's own facts
-        (:mod:`memory_agent.memory.lexical`), and the best ``lexical_candidates`` by BM25 join the
-        candidates (one outside the nearest ones with cosine 0). Without it, the nearest
-        ``candidates`` are ranked. Both go to :func:`memory_agent.memory.retrieval.rank`. ``config``
-        replaces the memory's ranking knobs for this call.
+        Up to ``full_scan`` live facts every fact is a candidate; above it the ``candidates`` nearest by
+        exact cosine are. Hybrid (``config.lexical``): the best ``lexical_candidates`` by BM25 over the
+        user's own facts (:mod:`memory_agent.memory.lexical`) join the candidates, with their BM25 score
+        (0–1). Without it, the nearest ``candidates`` are ranked. Ranking is
+        :func:`memory_agent.memory.retrieval.rank`; ``config`` replaces the memory's knobs for this call.
 
         Raises:
             memory_agent.stores.base.StoreError: a store is down.
+            memory_agent.stores.base.EmbedderMismatchError: the user's vectors have another dimension.
         """
         config = config or self.retrieval
         config = config if top_k is None else replace(config, top_k=top_k)
-        count = self.index.count(user_id)
-        if count == 0:  # nothing to rank: skip embedding (and loading the model)
+        snap = self._snapshot(user_id)
+        if not len(snap):  # nothing to rank: skip embedding (and loading the model)
             return []
-        embedding = self.embeddings.embed_query(query)
-        snapshot = self._snapshot(user_id, count)
-        n = count if count <= config.full_scan else config.candidates
-        nearest = self._nearest(user_id, snapshot, embedding, n, count)
-        facts = self._with_unlisted(user_id, snapshot, [i for i, _ in nearest])
+        dist = snap.distances(self.embeddings.embed_query(query))
+        order = np.argsort(dist, kind="stable")
+        lexical: dict[str, float] = {}
         if not config.lexical:
-            return rank([(facts[i], d) for i, d in nearest[: config.candidates] if i in facts], now, config)
-        lexical = snapshot.lexical.scores(query, coverage=config.lexical_coverage)
-        best_lexical = sorted(lexical, key=lexical.get, reverse=True)[: config.lexical_candidates]
-        candidates = [(facts[i], d) for i, d in nearest if i in facts]
-        seen = {i for i, _ in nearest}
-        # cosine unknown (outside the nearest ``candidates``): distance 1, i.e. cosine 0
-        candidates += [(facts[i], 1.0) for i in best_lexical if i not in seen and i in facts]
-        return rank(candidates, now, config, {i: lexical[i] for i in best_lexical})
+            chosen = order[: config.candidates]
+        else:
+            if len(snap) > config.full_scan:
+                order = order[: config.candidates]
+            scores = snap.lexical().scores(query, coverage=config.lexical_coverage)
+            best = sorted(scores, key=scores.get, reverse=True)[: config.lexical_candidates]
+            lexical = {i: scores[i] for i in best}
+            at = {i: k for k, i in enumerate(snap.ids)} if len(order) < len(snap) else None
+            extra = [at[i] for i in best] if at is not None else []
+            chosen = np.unique(np.concatenate([order, np.asarray(extra, dtype=order.dtype)]))
+        return rank(self._contenders(snap, chosen, dist, lexical, now, config), now, config, lexical)
+
+    @staticmethod
+    def _contenders(snap: LiveSnapshot, chosen: np.ndarray, dist: np.ndarray, lexical: dict[str, float],
+                    now: datetime, config: RetrievalConfig) -> list[tuple[Fact, float]]:
+        """The candidates at positions ``chosen`` that can be in :func:`rank`'s top-k, as ``(fact, distance)``:
+        the same formula in numpy, keeping every candidate within :data:`_SCORE_SLACK` of the k-th best."""
+        if not len(chosen):
+            return []
+        t = now.timestamp()
+        cos = np.clip(1.0 - dist[chosen], 0.0, 1.0)
+        lex = np.array([lexical.get(snap.ids[k], 0.0) for k in chosen], dtype=np.float64)
+        sim = cos + lex - cos * lex
+        rec = np.exp(-np.maximum(0.0, t - snap.updated[chosen]) / 86400.0 / config.recency_days)
+        score = config.w_similarity * sim + config.w_recency * rec + config.w_importance * snap.importance[chosen]
+        floor = np.where(snap.profile[chosen], config.min_similarity_profile, config.min_similarity)
+        ok = (snap.valid_until[chosen] > t) & (sim >= floor - _SCORE_SLACK) & (score >= config.min_score - _SCORE_SLACK)
+        if not ok.any():
+            return []
+        passing = score[ok]
+        kth = np.sort(passing)[::-1][min(config.top_k, len(passing)) - 1]
+        keep = chosen[ok][passing >= kth - _SCORE_SLACK]
+        return [(snap.fact(int(k)), float(dist[k])) for k in keep]
 
     def nearest_facts(self, user_id: str, embedding: Sequence[float], n: int) -> list[tuple[Fact, float]]:
         """The ``n`` live facts of the user nearest to ``embedding`` as ``(fact, cosine distance)``,
-        nearest first: exact up to ``full_scan`` live facts (what reconciling a proposal compares with).
+        nearest first, by exact cosine over every live fact (what reconciling a proposal compares with).
 
         Raises:
             memory_agent.stores.base.StoreError: a store is down.
         """
-        count = self.index.count(user_id)
-        if count == 0:
+        snap = self._snapshot(user_id)
+        if not len(snap):
             return []
-        snapshot = self._snapshot(user_id, count)
-        nearest = self._nearest(user_id, snapshot, embedding, count if count <= self.retrieval.full_scan else n, count)
-        facts = self._with_unlisted(user_id, snapshot, [i for i, _ in nearest[:n]])
-        return [(facts[i], d) for i, d in nearest[:n] if i in facts]
+        dist = snap.distances(embedding)
+        return [(snap.fact(int(k)), float(dist[k])) for k in np.argsort(dist, kind="stable")[:n]]
 
-    def _nearest(self, user_id: str, snapshot: LiveSnapshot, embedding: Sequence[float], n: int,
-                 count: int) -> list[tuple[str, float]]:
-        """The ``n`` nearest live fact ids as ``(id, cosine distance)``, nearest first, complete:
-        when ``n`` covers every live fact, each fact of the snapshot the index's search did not
-        return is scored from its stored vector; when the search returns fewer than ``n`` of more,
-        every stored vector is scanned."""
-        found = self.index.nearest_ids(user_id, embedding, n)
-        returned = {i for i, _ in found}
-        if n >= count:
-            missing = [i for i in snapshot.facts if i not in returned]
-        elif len(found) < n:
-            missing = None  # short of what was asked: scan every stored vector
-        else:
-            return found
-        if missing == []:
-            return found
-        scored = self._exact(user_id, snapshot, embedding, missing)
-        scored = [(i, d) for i, d in scored if i not in returned]
-        log.info("Nearest-neighbour search returned %d of %d live facts asked for; %d more scored from their "
-                 "stored vectors", len(found), n, len(scored))
-        return sorted(found + scored, key=lambda pair: pair[1])[:n]
+    def live_count(self, user_id: str) -> int:
+        """How many live facts the user has (from the snapshot; one small query when it is kept)."""
+        return len(self._snapshot(user_id))
 
-    def _exact(self, user_id: str, snapshot: LiveSnapshot, embedding: Sequence[float],
-               ids: list[str] | None) -> list[tuple[str, float]]:
-        """Cosine distance (``1 − cos``, as the index reports it) of ``embedding`` to the stored
-        vectors of ``ids`` (every live fact when ``None``); ids whose vector is gone are left out."""
-        if ids is None:  # every live fact: read them all unless the snapshot has them already
-            unread = None if len(snapshot.vectors) < len(snapshot.facts) else []
-        else:
-            unread = [i for i in ids if i not in snapshot.vectors]
-        if unread is None or unread:
-            for i, v in self.index.vectors(user_id, unread).items():
-                a = np.asarray(v, dtype=np.float64)
-                norm = np.linalg.norm(a)
-                snapshot.vectors[i] = a / norm if norm else a
-        keys = [i for i in (snapshot.vectors if ids is None else ids) if i in snapshot.vectors]
-        if not keys:
-            return []
-        q = np.asarray(embedding, dtype=np.float64)
-        q = q / (np.linalg.norm(q) or 1.0)
-        cos = np.stack([snapshot.vectors[i] for i in keys]) @ q
-        return [(i, float(1.0 - c)) for i, c in zip(keys, cos, strict=True)]
-
-    def _with_unlisted(self, user_id: str, snapshot: LiveSnapshot, ids: list[str]) -> dict[str, Fact]:
-        """The snapshot's facts, plus any of ``ids`` it lacks (written since it was listed), read by id."""
-        unlisted = [i for i in ids if i not in snapshot.facts]
-        if not unlisted:
-            return snapshot.facts
-        return {**snapshot.facts, **{f.id: f for f in self.index.get(user_id, unlisted)}}
-
-    def _snapshot(self, user_id: str, count: int) -> LiveSnapshot:
-        """The user's :class:`LiveSnapshot`: the kept one while its key holds, else a new listing,
-        kept when it agrees with the ledger (module docstring)."""
-        generation = self.ledger.generation(user_id)
-        key = (generation, count, self.index.generation(user_id))
+    def _snapshot(self, user_id: str) -> LiveSnapshot:
+        """The user's :class:`LiveSnapshot`: the kept one while the ledger's key holds, else a new read,
+        kept when complete (module docstring)."""
         kept = self._snapshots.get(user_id)
-        if kept is not None and kept.key == key:
+        if kept is not None and kept.key == self.ledger.live_key(user_id):
+            self._snapshots[user_id] = self._snapshots.pop(user_id)  # most recently used last
             return kept
-        live = self.index.list(user_id)
-        snapshot = LiveSnapshot((generation, len(live), key[2]), {f.id: f for f in live},
-                                LexicalIndex([f.id for f in live], lexical_documents(live)))
+        generation, rows = self.ledger.live_rows(user_id)
+        snap = build_snapshot(generation, rows, lambda ids: self.index.vectors(user_id, ids),
+                              self.index.embedder_name)
         self._snapshots.pop(user_id, None)
-        if generation == "" or self.ledger.live_versions(user_id) == {f.id: f.updated_at for f in live}:
-            if len(self._snapshots) >= SNAPSHOT_USERS:
-                self._snapshots.pop(next(iter(self._snapshots)))
-            self._snapshots[user_id] = snapshot
-        return snapshot
+        if snap.complete:
+            self._snapshots[user_id] = snap
+            total = sum(len(s) for s in self._snapshots.values())
+            while len(self._snapshots) > SNAPSHOT_USERS or (total > SNAPSHOT_FACTS and len(self._snapshots) > 1):
+                total -= len(self._snapshots.pop(next(iter(self._snapshots))))
+        return snap
 
     def live(self, user_id: str) -> list[Fact]:
-        """The user's live facts, oldest first: the live index's set, with last-used time and use
-        count from the ledger (``commit`` records usage there, not in the index)."""
-        usage = {f.id: f for f in self.ledger.facts(user_id, "confirmed")}
-        facts = self.index.list(user_id)
-        return [
-            f.model_copy(update={"last_used_at": usage[f.id].last_used_at, "use_count": usage[f.id].use_count})
-            if f.id in usage else f
-            for f in facts
-        ]
+        """The user's live facts, oldest first, with last-used time and use count: the ledger's
+        confirmed facts (one indexed read; the set :meth:`retrieve` ranks)."""
+        return self.ledger.facts(user_id, "confirmed")
 
     def show(self, user_id: str, fact_id: str) -> Fact | None:
         """One fact of this user (any status) with its provenance, or ``None``."""

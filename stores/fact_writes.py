@@ -23,6 +23,7 @@ from typing import Any
 from memory_agent.core.facts import PERSON_ONLY_RISKS, Fact, Proposal
 from memory_agent.core.kinds import is_episode
 from memory_agent.memory.injection import instruction_reason
+from memory_agent.memory.lexical import tokenize
 from memory_agent.memory.lifecycle import validity
 from memory_agent.memory.sessions import episode_row
 from memory_agent.stores.journal import JournaledWrites
@@ -112,8 +113,9 @@ class FactWrites(JournaledWrites):
                 supersedes=target_id if proposal.operation == "UPDATE" else None,
                 **validity(proposal.kind, now, stated_until=proposal.valid_until),
             )
-            self.ledger.save_fact(existing)
-            self.index.upsert(user_id, [existing], [self._embed(user_id, existing.index_text)])
+            vector = self._embed(user_id, existing.index_text)
+            self.ledger.save_fact(existing, vector, tokenize(existing.index_text), self.index.embedder_name)
+            self.index.upsert(user_id, [existing], [vector])
             written = True
         elif existing.status == "confirmed" and not self.index.get(user_id, [fact_id]):
             # a retry after the index write failed: the ledger has the fact, the live index not yet

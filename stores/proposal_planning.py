@@ -63,6 +63,7 @@ class ProposalPlanning:
         return found[: cfg.shown_limit]
     # the 10 nearest live facts a proposal is reconciled with: exact, from the read side (fact_reads)
     nearest_facts: Callable[[str, Sequence[float], int], list[tuple[Fact, float]]]
+    live_count: Callable[[str], int]
 
     def plan(
         self,
@@ -90,7 +91,7 @@ class ProposalPlanning:
         proposals: list[Proposal] = []
         dropped: list[dict[str, Any]] = []
         planned: set[str] = set()
-        live_count = self.index.count(user_id)
+        live_count = self.live_count(user_id)
         this_turn: list[tuple[ProposedFact, list[float]]] = []
         for i, p in enumerate(proposed):
             pid = stable_id(user_id, thread_id, ",".join(p.message_ids), str(i), p.content, prefix="p_")

@@ -66,6 +66,7 @@ from pydantic import Field
 from memory_agent.app.agent import MemoryAgent
 from memory_agent.app.settings import Settings
 from memory_agent.core.facts import Fact, ProposedFact, ProposedFacts, Source, stable_id
+from memory_agent.memory.lexical import tokenize
 from memory_agent.models.embeddings import EmbedderInfo, load_embedder
 from memory_agent.stores.long_term import LongTermMemory
 
@@ -293,8 +294,10 @@ def plant(memory: LongTermMemory, user_id: str, content: str, *, kind: str = "fa
         id=stable_id(user_id, content, prefix="f_"), user_id=user_id, kind=kind, content=content, topic=topic,
         evidence=content, created_at=now, updated_at=now, **fields,
     )
-    memory.ledger.save_fact(fact)
-    memory.index.upsert(user_id, [fact], memory.embeddings.embed_documents([fact.index_text]))
+    vector = memory.embeddings.embed_documents([fact.index_text])[0]
+    # as a commit writes it: the vector and lexical tokens ride with the ledger row
+    memory.ledger.save_fact(fact, vector, tokenize(fact.index_text), memory.index.embedder_name)
+    memory.index.upsert(user_id, [fact], [vector])
     return fact
 
 

@@ -18,6 +18,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from memory_agent.core.facts import Fact
 from memory_agent.stores.sql.dialects import PostgresDialect, SQLiteDialect
 from memory_agent.stores.sql.erasure import SQLErasure
@@ -96,21 +98,63 @@ class SQLFactLedger(SQLTransitions, SQLErasure):
         return ", ".join([self._p] * n)
 
     # ---- facts ----------------------------------------------------------------------------------
-    def save_fact(self, fact: Fact) -> None:
-        """Insert or replace the fact row keyed by ``(user_id, id)``; the user's :meth:`generation`
+    def save_fact(self, fact: Fact, embedding: Sequence[float] | None = None,
+                  terms: Sequence[str] | None = None, embedder: str | None = None) -> None:
+        """Insert or replace the fact row keyed by ``(user_id, id)``, with the embedding of its index
+        text (stored as float32) by ``embedder`` (its name) and its lexical tokens when given (``NULL``
+        otherwise: a read then takes the vector from the live index); the user's :meth:`generation`
         changes in the same transaction. A stored fact that is no longer confirmed (superseded,
         retracted, expired) is left as it is: its status and ``superseded_by`` change only through
         :meth:`change_status`, so a writer holding an old copy cannot revive it."""
+        self.save_facts([fact], None if embedding is None else [embedding], None if terms is None else [terms],
+                        embedder)
+
+    def save_facts(self, facts: Sequence[Fact], embeddings: Sequence[Sequence[float]] | None = None,
+                   terms: Sequence[Sequence[str]] | None = None, embedder: str | None = None) -> None:
+        """:meth:`save_fact` for many facts (``embeddings`` and ``terms`` one per fact, or ``None``) in one
+        transaction: bulk loads (evaluations, benchmarks)."""
+        if not facts:
+            return
+        rows = [
+            (f.user_id, f.id, f.status, f.kind, f.content, f.created_at.isoformat(), f.updated_at.isoformat(),
+             f.model_dump_json(), None if embeddings is None else np.asarray(embeddings[k], dtype=np.float32).tobytes(),
+             None if embeddings is None else embedder, None if terms is None else " ".join(terms[k]))
+            for k, f in enumerate(facts)
+        ]
         with self._transaction() as conn:
-            conn.execute(
-                f"INSERT INTO facts (user_id, id, status, kind, content, created_at, updated_at, data) "
-                f"VALUES ({self._marks(8)}) ON CONFLICT (user_id, id) DO UPDATE SET status = excluded.status, "
-                "kind = excluded.kind, content = excluded.content, created_at = excluded.created_at, "
-                "updated_at = excluded.updated_at, data = excluded.data WHERE facts.status = 'confirmed'",
-                (fact.user_id, fact.id, fact.status, fact.kind, fact.content, fact.created_at.isoformat(),
-                 fact.updated_at.isoformat(), fact.model_dump_json()),
-            )
-            self._bump_generation(conn, fact.user_id)
+            for row in rows:
+                conn.execute(
+                    "INSERT INTO facts (user_id, id, status, kind, content, created_at, updated_at, data, embedding, "
+                    f"embedder, terms) VALUES ({self._marks(11)}) ON CONFLICT (user_id, id) DO UPDATE SET "
+                    "status = excluded.status, kind = excluded.kind, content = excluded.content, "
+                    "created_at = excluded.created_at, updated_at = excluded.updated_at, data = excluded.data, "
+                    "embedding = excluded.embedding, embedder = excluded.embedder, terms = excluded.terms "
+                    "WHERE facts.status = 'confirmed'", row)
+            for user_id in sorted({f.user_id for f in facts}):
+                self._bump_generation(conn, user_id)
+
+    def live_rows(self, user_id: str) -> tuple[str, list[tuple[str, str, bytes | None, str | None, str | None]]]:
+        """``(generation, rows)``: the user's :meth:`generation` and one row per confirmed fact,
+        ``(id, fact JSON, float32 embedding bytes or None, embedder name or None, space-separated lexical
+        tokens or None)``, in
+        ``(created_at, id)`` order; one indexed read (primary key ``(user_id, id)``). The generation is read
+        first, so rows newer than it make the caller read again, never keep stale rows."""
+        p = self._p
+        with self._transaction() as conn:
+            row = conn.execute(f"SELECT generation FROM fact_generations WHERE user_id = {p}", (user_id,)).fetchone()
+            rows = conn.execute(f"SELECT id, data, embedding, embedder, terms FROM facts WHERE user_id = {p} "
+                                "AND status = 'confirmed' ORDER BY created_at, id", (user_id,)).fetchall()
+        return (row[0] if row else ""), [(r[0], r[1], None if r[2] is None else bytes(r[2]), r[3], r[4]) for r in rows]
+
+    def live_key(self, user_id: str) -> tuple[str, int]:
+        """``(generation, number of confirmed facts)`` of the user: what a cache of :meth:`live_rows`
+        compares (two indexed reads in one transaction)."""
+        p = self._p
+        with self._transaction() as conn:
+            row = conn.execute(f"SELECT generation FROM fact_generations WHERE user_id = {p}", (user_id,)).fetchone()
+            n = conn.execute(f"SELECT COUNT(*) FROM facts WHERE user_id = {p} AND status = 'confirmed'",
+                             (user_id,)).fetchone()[0]
+        return (row[0] if row else ""), int(n)
 
     def _bump_generation(self, conn: Any, user_id: str) -> None:
         """Give the user a new :meth:`generation` token, on ``conn`` (inside the caller's transaction).

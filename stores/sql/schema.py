@@ -17,6 +17,10 @@ Tables (every row keyed by ``user_id``; every query filters on it in SQL):
   that changes the user's facts (migration 2): caches of a user's live facts in any process compare it.
 - ``api_keys``: the sha256 of each API key and the user it signs in (migration 4;
   :mod:`memory_agent.stores.sql.api_keys`); never the key itself.
+- ``facts.embedding`` / ``facts.embedder`` / ``facts.terms`` (migration 5): the fact's embedding
+  (float32 bytes), the embedder's name, and the lexical tokens of its index text (space-separated),
+  written in the fact's own transaction, so a query reads a user's live facts, vectors and tokens in one indexed access
+  (:mod:`memory_agent.stores.fact_reads`); ``NULL`` for facts written before it.
 - ``schema_migrations``: ``(version, name, applied_at)`` of every migration applied (see
   :mod:`memory_agent.stores.sql.migrations`).
 
@@ -284,6 +288,18 @@ _POSTGRES_V4 = (
     "CREATE INDEX IF NOT EXISTS api_keys_user ON api_keys (user_id)",
 )
 
+#: Version 5: each fact row keeps its embedding and lexical tokens (NULL for older rows: read from the index).
+_SQLITE_V5 = (
+    "ALTER TABLE facts ADD COLUMN embedding BLOB",
+    "ALTER TABLE facts ADD COLUMN embedder TEXT",
+    "ALTER TABLE facts ADD COLUMN terms TEXT",
+)
+_POSTGRES_V5 = (
+    "ALTER TABLE facts ADD COLUMN embedding BYTEA",
+    "ALTER TABLE facts ADD COLUMN embedder TEXT",
+    "ALTER TABLE facts ADD COLUMN terms TEXT",
+)
+
 #: Every migration, oldest first. Version 1 is the schema release 0.1.0 created; its statements stay
 #: ``IF NOT EXISTS``, so running it on a database made by that release changes nothing and records it.
 MIGRATIONS: tuple[Migration, ...] = (
@@ -291,11 +307,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "session summaries keep fact ids, not text", _SQLITE_V2, _POSTGRES_V2),
     Migration(3, "fact_generations: a per-user token of the facts' last change", _SQLITE_V3, _POSTGRES_V3),
     Migration(4, "api_keys: per-user API keys, stored hashed", _SQLITE_V4, _POSTGRES_V4),
+    Migration(5, "facts keep their embedding and lexical tokens", _SQLITE_V5, _POSTGRES_V5),
 )
 
 #: Every table of the ledger with its text columns: what the ledger's ``scan`` searches.
 SCANNED_COLUMNS: dict[str, tuple[str, ...]] = {
-    "facts": ("user_id", "id", "content", "data"),
+    "facts": ("user_id", "id", "content", "data", "terms"),
     "audit_log": ("user_id", "thread_id", "content", "evidence", "reason", "proposal", "fact_id", "target_id"),
     "fact_uses": ("user_id", "fact_id", "turn_id"),
     "user_threads": ("user_id", "thread_id"),

@@ -82,9 +82,17 @@ class SQLTransitions:
         return written
 
     def _rewrite_live(self, conn: Any, fact: Fact) -> bool:
+        """Rewrite a confirmed fact's record on ``conn``; its stored embedding and tokens are kept only
+        while its index text is unchanged (else ``NULL``: a read takes the vector from the live index)."""
         p = self._p
+        row = conn.execute(f"SELECT data FROM facts WHERE user_id = {p} AND id = {p} AND status = 'confirmed'",
+                           (fact.user_id, fact.id)).fetchone()
+        if row is None:
+            return False
+        same_text = Fact.model_validate_json(row[0]).index_text == fact.index_text
+        keep = "" if same_text else ", embedding = NULL, embedder = NULL, terms = NULL"
         return conn.execute(
-            f"UPDATE facts SET kind = {p}, content = {p}, updated_at = {p}, data = {p} "
+            f"UPDATE facts SET kind = {p}, content = {p}, updated_at = {p}, data = {p}{keep} "
             f"WHERE user_id = {p} AND id = {p} AND status = 'confirmed'",
             (fact.kind, fact.content, fact.updated_at.isoformat(), fact.model_dump_json(), fact.user_id, fact.id),
         ).rowcount == 1

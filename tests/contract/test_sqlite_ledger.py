@@ -52,7 +52,7 @@ def test_a_locked_database_is_not_reported_as_damaged(tmp_path):
 #: may hold what a user said goes into ``SCANNED_COLUMNS`` (and, on audit_log, ``AUDIT_TEXT_COLUMNS``).
 NOT_SCANNED = {
     "schema_migrations": {"version", "name", "applied_at"},  # the schema's own history
-    "facts": {"status", "kind", "created_at", "updated_at"},
+    "facts": {"status", "kind", "created_at", "updated_at", "embedder"},  # embedder: a model name
     "audit_log": {"id", "at", "operation", "kind", "decision", "decided_by"},
     "fact_uses": {"at"},
     "user_threads": {"created_at"},

@@ -140,7 +140,7 @@ def test_a_turn_between_the_other_writers_ledger_and_index_writes_keeps_no_stale
         renewed = other.ledger.get_fact("alice", fact["id"]).model_copy(update={"updated_at": RENEWED})
         other.ledger.save_fact(renewed)  # the other writer, half-way: ledger done, live index not yet
         [between] = agent.turn("alice", DIET, thread_id="t1", now=RENEWED).memories
-        assert between["updated_at"] == T0.isoformat()  # what the live index holds right now
+        assert between["updated_at"] == RENEWED.isoformat()  # reads rank the ledger's rows, written first
         vector = agent.memory.embeddings.embed_documents([renewed.index_text])[0]
         other.index.upsert("alice", [renewed], [vector])  # ... and its live index write (not this process's)
         [after] = agent.turn("alice", DIET, thread_id="t1", now=RENEWED).memories
