@@ -33,6 +33,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from memory_agent.core.facts import Fact
+from memory_agent.memory.aspects import aspect_relevance
 from memory_agent.memory.lexical import LexicalIndex
 from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, lexical_documents, rank
 from memory_agent.stores.base import FactIndex, FactLedger
@@ -79,7 +80,9 @@ class FactReads:
         also gets a BM25 score from an index of the user's own facts
         (:mod:`memory_agent.memory.lexical`), and the best ``lexical_candidates`` by BM25 join the
         candidates (one outside the nearest ones with cosine 0). Without it, the nearest
-        ``candidates`` are ranked. Both go to :func:`memory_agent.memory.retrieval.rank`. ``config``
+        ``candidates`` are ranked. Either way, a fact of an aspect of the user's life the query asks
+        for (:mod:`memory_agent.memory.aspects`) is a candidate with that relevance. All go to
+        :func:`memory_agent.memory.retrieval.rank`. ``config``
         replaces the memory's ranking knobs for this call.
 
         Raises:
@@ -95,15 +98,22 @@ class FactReads:
         n = count if count <= config.full_scan else config.candidates
         nearest = self._nearest(user_id, snapshot, embedding, n, count)
         facts = self._with_unlisted(user_id, snapshot, [i for i, _ in nearest])
+        # an aspect of the user's life the query asks for ("near home": where the user lives)
+        aspect = aspect_relevance(query, facts) if config.aspects else {}
         if not config.lexical:
-            return rank([(facts[i], d) for i, d in nearest[: config.candidates] if i in facts], now, config)
+            candidates = [(facts[i], d) for i, d in nearest[: config.candidates] if i in facts]
+            seen = {f.id for f, _ in candidates}
+            candidates += [(facts[i], 1.0) for i in aspect if i not in seen]
+            return rank(candidates, now, config, aspect=aspect)
         lexical = snapshot.lexical.scores(query, coverage=config.lexical_coverage)
         best_lexical = sorted(lexical, key=lexical.get, reverse=True)[: config.lexical_candidates]
         candidates = [(facts[i], d) for i, d in nearest if i in facts]
         seen = {i for i, _ in nearest}
         # cosine unknown (outside the nearest ``candidates``): distance 1, i.e. cosine 0
         candidates += [(facts[i], 1.0) for i in best_lexical if i not in seen and i in facts]
-        return rank(candidates, now, config, {i: lexical[i] for i in best_lexical})
+        seen |= set(best_lexical)
+        candidates += [(facts[i], 1.0) for i in aspect if i not in seen]
+        return rank(candidates, now, config, {i: lexical[i] for i in best_lexical}, aspect)
 
     def nearest_facts(self, user_id: str, embedding: Sequence[float], n: int) -> list[tuple[Fact, float]]:
         """The ``n`` live facts of the user nearest to ``embedding`` as ``(fact, cosine distance)``,
