@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import lru_cache
 
 from memory_agent.core.facts import Fact, index_text
@@ -32,6 +33,10 @@ __all__ = ["ASPECTS", "ASPECT_RELEVANCE", "Aspect", "aspect_relevance", "asked_a
 #: Relevance (0–1) a fact gets from an aspect the request asks for: above both similarity floors of
 #: ``RetrievalConfig`` (0.25, profile 0.12), below a close paraphrase (0.7 and up).
 ASPECT_RELEVANCE = 0.45
+#: Only the newest statements of an aspect get its relevance: those updated within this time of its
+#: newest fact (a session's worth). The aspect is weak evidence, and an older statement of where the
+#: user lives or works is the one most likely out of date ("settled in Foz" after "I live in Madrid").
+ASPECT_WINDOW = timedelta(days=1)
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
@@ -185,9 +190,16 @@ def _aspect_names(topic: str, content: str) -> frozenset[str]:
 
 
 def aspect_relevance(query: str, facts: Mapping[str, Fact]) -> dict[str, float]:
-    """``{fact id: ASPECT_RELEVANCE}`` for the ``facts`` (by id) of an aspect ``query`` asks for;
-    facts of no asked aspect are absent (relevance 0)."""
+    """``{fact id: ASPECT_RELEVANCE}`` for the ``facts`` (by id) of an aspect ``query`` asks for that
+    are among the newest statements of that aspect (updated within :data:`ASPECT_WINDOW` of its
+    newest fact); other facts are absent (relevance 0)."""
     asked = asked_aspects(query)
     if not asked:
         return {}
-    return {i: ASPECT_RELEVANCE for i, f in facts.items() if fact_aspects(f, asked)}
+    out: dict[str, float] = {}
+    for aspect in asked:
+        of = [f for f in facts.values() if fact_aspects(f, [aspect])]
+        if of:
+            newest = max(f.updated_at for f in of)
+            out |= {f.id: ASPECT_RELEVANCE for f in of if newest - f.updated_at <= ASPECT_WINDOW}
+    return out

@@ -10,9 +10,9 @@ from memory_agent.memory.aspects import ASPECT_RELEVANCE, asked_aspects, aspect_
 from memory_agent.memory.retrieval import RetrievalConfig, rank
 
 
-def fact(fid: str, content: str, kind: str = "fact", topic: str = "") -> Fact:
+def fact(fid: str, content: str, kind: str = "fact", topic: str = "", at=T0) -> Fact:
     return Fact(id=fid, user_id="u", kind=kind, content=content, topic=topic, evidence=content,
-                source=Source(thread_id="t", message_ids=["m"]), created_at=T0, updated_at=T0)
+                source=Source(thread_id="t", message_ids=["m"]), created_at=at, updated_at=at)
 
 
 def names(query: str) -> list[str]:
@@ -41,6 +41,14 @@ def test_only_facts_of_an_asked_aspect_get_its_relevance():
                                                                             "f_job": ASPECT_RELEVANCE}
     assert aspect_relevance("What should I cook for dinner?", facts) == {"f_diet": ASPECT_RELEVANCE}
     assert aspect_relevance("How do I convert a string to an integer in JavaScript?", facts) == {}
+
+
+def test_only_the_newest_statements_of_an_aspect_get_its_relevance():
+    facts = {f.id: f for f in (fact("f_madrid", "The user lives in Madrid."),
+                               fact("f_foz", "The user has settled in Foz.", at=day(90)),
+                               fact("f_job", "The user works at Globex."))}
+    assert aspect_relevance("Any day trips from home?", facts) == {"f_foz": ASPECT_RELEVANCE}
+    assert aspect_relevance("Write a bio for my badge.", facts) == {"f_job": ASPECT_RELEVANCE}
 
 
 def test_aspect_relevance_lifts_a_fact_over_the_floor_and_nothing_else():
