@@ -40,6 +40,7 @@ from langchain_core.embeddings import Embeddings
 
 from memory_agent.core.facts import EPISODE_KIND, Fact, index_text
 from memory_agent.core.kinds import is_profile
+from memory_agent.memory.aspects import asked_aspects, aspect_relevance
 from memory_agent.memory.lexical import LexicalIndex, tokenize
 from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, rank
 from memory_agent.stores.base import EmbedderMismatchError, FactIndex, FactLedger
@@ -188,7 +189,9 @@ class FactReads:
         Up to ``full_scan`` live facts every fact is a candidate; above it the ``candidates`` nearest by
         exact cosine are. Hybrid (``config.lexical``): the best ``lexical_candidates`` by BM25 over the
         user's own facts (:mod:`memory_agent.memory.lexical`) join the candidates, with their BM25 score
-        (0–1). Without it, the nearest ``candidates`` are ranked. Ranking is
+        (0–1). Without it, the nearest ``candidates`` are ranked. Either way, a fact of an aspect of the
+        user's life the query asks for (:mod:`memory_agent.memory.aspects`) is a candidate with that
+        relevance. Ranking is
         :func:`memory_agent.memory.retrieval.rank`; ``config`` replaces the memory's knobs for this call.
 
         Raises:
@@ -214,11 +217,18 @@ class FactReads:
             at = {i: k for k, i in enumerate(snap.ids)} if len(order) < len(snap) else None
             extra = [at[i] for i in best] if at is not None else []
             chosen = np.unique(np.concatenate([order, np.asarray(extra, dtype=order.dtype)]))
-        return rank(self._contenders(snap, chosen, dist, lexical, now, config), now, config, lexical)
+        # an aspect of the user's life the query asks for ("near home": where the user lives); the
+        # facts are parsed only when the query asks for one
+        aspect: dict[str, float] = {}
+        if config.aspects and asked_aspects(query):
+            aspect = aspect_relevance(query, {snap.ids[k]: snap.fact(k) for k in range(len(snap))})
+            at = {i: k for k, i in enumerate(snap.ids)}
+            chosen = np.unique(np.concatenate([chosen, np.asarray([at[i] for i in aspect], dtype=chosen.dtype)]))
+        return rank(self._contenders(snap, chosen, dist, lexical, aspect, now, config), now, config, lexical, aspect)
 
     @staticmethod
     def _contenders(snap: LiveSnapshot, chosen: np.ndarray, dist: np.ndarray, lexical: dict[str, float],
-                    now: datetime, config: RetrievalConfig) -> list[tuple[Fact, float]]:
+                    aspect: dict[str, float], now: datetime, config: RetrievalConfig) -> list[tuple[Fact, float]]:
         """The candidates at positions ``chosen`` that can be in :func:`rank`'s top-k, as ``(fact, distance)``:
         the same formula in numpy, keeping every candidate within :data:`_SCORE_SLACK` of the k-th best."""
         if not len(chosen):
@@ -227,6 +237,8 @@ class FactReads:
         cos = np.clip(1.0 - dist[chosen], 0.0, 1.0)
         lex = np.array([lexical.get(snap.ids[k], 0.0) for k in chosen], dtype=np.float64)
         sim = cos + lex - cos * lex
+        asp = np.array([aspect.get(snap.ids[k], 0.0) for k in chosen], dtype=np.float64)
+        sim = sim + asp - sim * asp
         rec = np.exp(-np.maximum(0.0, t - snap.updated[chosen]) / 86400.0 / config.recency_days)
         score = config.w_similarity * sim + config.w_recency * rec + config.w_importance * snap.importance[chosen]
         floor = np.where(snap.profile[chosen], config.min_similarity_profile, config.min_similarity)

@@ -48,12 +48,13 @@ class ProposalPlanning:
         """The user's live memories related to ``text`` (a user message), best first, that the
         extraction prompt shows the model so it can judge add / update / retract / none: the
         memory's own retrieval on this user's collection only, with the floors of
-        ``ReconcileConfig`` (``shown_limit``, ``shown_min_similarity``) and no score floor; expired
+        ``ReconcileConfig`` (``shown_limit``, ``shown_min_similarity``), no score floor and no
+        aspect relevance (the memories a statement is judged against are those like it); expired
         facts and imported dialogue turns (kind ``episode``) are left out. ``previous`` (the user's
         message before this one in the same thread) adds the few memories related to it, so a
         correction of what was just said ("sorry, it's Jayden with a y") is judged against it."""
         cfg = self.reconcile_config
-        config = replace(self.retrieval, top_k=cfg.shown_limit, min_score=0.0,
+        config = replace(self.retrieval, top_k=cfg.shown_limit, min_score=0.0, aspects=False,
                          min_similarity=cfg.shown_min_similarity,
                          min_similarity_profile=min(cfg.shown_min_similarity, self.retrieval.min_similarity_profile))
         found = [s.fact for s in self.retrieve(user_id, text, now, config=config) if s.fact.kind != EPISODE_KIND]

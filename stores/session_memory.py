@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from memory_agent.core.facts import Fact
-from memory_agent.core.kinds import profile_kinds
+from memory_agent.core.kinds import profile_kinds, profile_when_relevant
 from memory_agent.memory.sessions import (
     asks_about_earlier_sessions,
     asks_for_episodes,
@@ -38,7 +38,9 @@ def session_context(memory: LongTermMemory, user_id: str, query: str, now: datet
     """Session-level lines for one turn of ``user_id`` with the message ``query`` (the ``load_memory``
     node cuts them, with the episodes, to the token budget ``memory.max_session_tokens``): on a
     thread's ``first_turn`` the live profile facts
-    (:func:`memory_agent.memory.sessions.profile_lines`), otherwise the procedural facts; then the
+    (:func:`memory_agent.memory.sessions.profile_lines`; of a kind marked
+    ``profile_when_relevant``, preferences, only those in ``retrieved_ids``), otherwise the
+    procedural facts; then the
     summaries of earlier sessions that are relevant to the message
     (:func:`memory_agent.memory.sessions.relevant_summaries`: on the first turn, or on any turn that
     asks about earlier sessions), rendered from the live facts they hold — when the message does not
@@ -48,14 +50,16 @@ def session_context(memory: LongTermMemory, user_id: str, query: str, now: datet
     already injected (not repeated); ``retrieved_ids``: facts retrieval found relevant to ``query``.
     Returns lines ``{"label", "content", "fact_id"?}``."""
     kinds = profile_kinds() if first_turn else ("procedural",)
-    lines = profile_lines(memory.ledger.live_facts_of_kinds(user_id, kinds), now, skip_ids)
+    relevant = set(retrieved_ids)
+    profile = [f for f in memory.ledger.live_facts_of_kinds(user_id, kinds)
+               if not profile_when_relevant(f.kind) or f.id in relevant]
+    lines = profile_lines(profile, now, skip_ids)
     asked = asks_about_earlier_sessions(query)
     if first_turn or asked:
         summaries = memory.ledger.summaries(user_id)
         if summaries:
             facts = live_facts_by_id(memory.ledger, user_id)
             shown = set(skip_ids) | {line["fact_id"] for line in lines}
-            relevant = set(retrieved_ids)
             for row in relevant_summaries(query, summaries, facts, now, retrieved_ids):
                 new = summary_lines(row, facts, now, shown)
                 if not asked:  # loaded for one relevant fact: the session's other facts stay out of the prompt

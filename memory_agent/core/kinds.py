@@ -25,6 +25,9 @@ class KindSpec:
     - ``profile_rank``: ``None`` if the kind is not part of the user's profile; otherwise its
       place in the profile block (0 first). Profile kinds also take the profile similarity floor
       in ranking (``RetrievalConfig.min_similarity_profile``).
+    - ``profile_when_relevant``: a profile kind whose facts open a session only when retrieval finds
+      them relevant to the opening message (a favourite band is not part of a JavaScript question);
+      the other profile kinds open every session.
     - ``episode``: a committed fact of this kind is also written as an episode (something that
       happened or was decided, searchable by time).
     - ``expire_days`` / ``review_days``: days from commit to ``valid_until`` / ``review_at``
@@ -37,6 +40,7 @@ class KindSpec:
     name: str
     needs_approval: bool = False
     profile_rank: int | None = None
+    profile_when_relevant: bool = False
     episode: bool = False
     expire_days: float | None = None
     review_days: float | None = None
@@ -46,7 +50,7 @@ class KindSpec:
 
 #: Every kind the model may propose, in the order the structured-output schema lists them.
 KINDS: tuple[KindSpec, ...] = (
-    KindSpec("preference", profile_rank=2, review_days=180.0, importance=0.6),
+    KindSpec("preference", profile_rank=2, profile_when_relevant=True, review_days=180.0, importance=0.6),
     KindSpec("project", review_days=90.0, importance=0.7),
     KindSpec("decision", episode=True, importance=0.7),
     KindSpec("constraint", needs_approval=True, profile_rank=1, review_days=365.0, decays=False, importance=0.9),
@@ -84,6 +88,12 @@ def is_profile(kind: str) -> bool:
     """True when ``kind`` is part of the user's profile."""
     spec = kind_spec(kind)
     return spec is not None and spec.profile_rank is not None
+
+
+def profile_when_relevant(kind: str) -> bool:
+    """True when facts of the profile kind ``kind`` open a session only when relevant to its message."""
+    spec = kind_spec(kind)
+    return spec is not None and spec.profile_when_relevant
 
 
 def is_episode(kind: str) -> bool:

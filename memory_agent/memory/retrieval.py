@@ -41,7 +41,8 @@ class RetrievalConfig:
     """Retrieval knobs. Scores and similarities are 0–1; ``recency_days`` is the recency
     time constant in days; ``candidates`` is how many nearest neighbours are scored.
 
-    ``lexical`` switches the BM25 half of hybrid retrieval; ``lexical_coverage`` is the share of a
+    ``lexical`` switches the BM25 half of hybrid retrieval; ``aspects`` the relevance of an aspect of
+    the user's life the query asks for (:mod:`memory_agent.memory.aspects`); ``lexical_coverage`` is the share of a
     query's IDF mass that earns lexical score 1 (:class:`memory_agent.memory.lexical.LexicalIndex`);
     ``lexical_candidates`` how many best BM25 matches join the candidates; a user with at most
     ``full_scan`` live facts gets every fact's cosine. Defaults measured on the LoCoMo dev split
@@ -57,6 +58,7 @@ class RetrievalConfig:
     w_importance: float = 0.15
     candidates: int = 30
     lexical: bool = True
+    aspects: bool = True
     lexical_coverage: float = 0.5
     lexical_candidates: int = 30
     full_scan: int = 2000
@@ -131,22 +133,25 @@ def lexical_documents(facts: Sequence[Fact]) -> list[str]:
 
 def rank(
     candidates: Sequence[tuple[Fact, float]], now: datetime, config: RetrievalConfig = RetrievalConfig(),
-    lexical: Mapping[str, float] | None = None,
+    lexical: Mapping[str, float] | None = None, aspect: Mapping[str, float] | None = None,
 ) -> list[ScoredFact]:
     """Score ``(fact, cosine distance)`` candidates and keep the best.
 
     ``lexical`` maps fact ids to lexical scores (0–1; absent = 0); with it, ``similarity`` is the
-    :func:`hybrid_similarity` of cosine and lexical score. Drops facts that are not live or are past
+    :func:`hybrid_similarity` of cosine and lexical score. ``aspect`` maps fact ids to the relevance
+    of an aspect of the user's life the query asks for (:mod:`memory_agent.memory.aspects`; absent =
+    0), joined to that similarity by the same noisy-OR. Drops facts that are not live or are past
     ``valid_until`` at ``now``, those under the similarity floor of their kind and those under
     ``min_score``; returns at most ``top_k``, best first.
     """
     lexical = lexical or {}
+    aspect = aspect or {}
     kept: list[ScoredFact] = []
     for fact, distance in candidates:
         if fact.status != "confirmed" or not fact.is_valid_at(now):
             continue
         lex = lexical.get(fact.id, 0.0)
-        sim = hybrid_similarity(similarity_from_distance(distance), lex)
+        sim = hybrid_similarity(hybrid_similarity(similarity_from_distance(distance), lex), aspect.get(fact.id, 0.0))
         floor = config.min_similarity_profile if is_profile(fact.kind) else config.min_similarity
         if sim < floor:
             continue

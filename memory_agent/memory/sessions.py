@@ -16,7 +16,9 @@ changes every summary that holds it, with no write to the summaries. Decision fa
 kind.
 
 **Start of a session.** On the first turn of a thread, :func:`profile_lines` gives the user's
-profile (live preferences, constraints and procedural facts). Earlier sessions are added only
+profile: live constraints and procedural facts always, preferences only those retrieval found
+relevant to the opening message (``KindSpec.profile_when_relevant``: a favourite band is not part of a
+JavaScript question). Earlier sessions are added only
 when relevant (:func:`relevant_summaries`): the opening message asks about earlier sessions
 ("what did we talk about last time?"; then on any turn, all summaries), or one of the facts the
 summary shows was retrieved as relevant to the message (the hybrid embedding and BM25 score and

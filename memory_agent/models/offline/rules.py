@@ -353,6 +353,13 @@ def retraction(s: str) -> tuple[Hit, re.Match[str]] | None:
         return None
     mine = re.match(r"(?:my|our)\s+(.+)", x, re.I)
     topic = topic_for(x) or noun_topic(mine[1] if mine else x)
-    return Hit(_RETRACT_KINDS.get(topic, "fact"), topic, rewrite(x, user=True), operation="retract",
-               every=bool(every)), m
+    content = rewrite(x, user=True)
+    if every and (listed := _LISTED.search(s, m.start())):  # "everything about X — the job, Hugh, all of it"
+        names = [n for n in re.findall(r"\b[A-Z][\w'-]+", listed["rest"]) if n != "I" and n not in content]
+        content = ", ".join([content, *dict.fromkeys(names)])
+    return Hit(_RETRACT_KINDS.get(topic, "fact"), topic, content, operation="retract", every=bool(every)), m
+
+
+# what follows "forget everything about X" after a dash or colon: the things it covers, to the sentence's end
+_LISTED = re.compile(r"\s[—–:-]+\s*(?P<rest>[^.!?]*)")
 

@@ -283,3 +283,16 @@ def test_nothing_planted_in_the_ledger_reaches_a_block(agent, model):
         for word in ("Ignore all previous", "system prompt", "discount on every order", "root access"):
             assert word not in prompt, (question, word)
             assert not any(word in str(line["content"]) for line in result.session + result.memories)
+
+
+def test_a_preference_opens_a_session_only_when_relevant_to_its_message(agent, model):
+    plant(agent.memory, "alice", "The user's favourite band is Radiohead.", kind="preference", topic="music")
+    plant(agent.memory, "alice", "The user wants short answers.", kind="procedural", topic="answer style")
+    plant(agent.memory, "alice", "The user is allergic to peanuts.", kind="constraint", topic="allergy")
+    unrelated = agent.turn("alice", "How do I convert a string to an integer in JavaScript?", thread_id="t1",
+                           now=day(1))
+    assert [line["content"] for line in unrelated.session] == ["The user wants short answers.",
+                                                               "The user is allergic to peanuts."]
+    related = agent.turn("alice", "Suggest a concert for my weekend.", thread_id="t2", now=day(1))
+    shown = [m["content"] for m in related.memories] + [line["content"] for line in related.session]
+    assert "The user's favourite band is Radiohead." in shown

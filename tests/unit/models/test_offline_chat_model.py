@@ -193,6 +193,14 @@ def test_forget_names_one_memory_and_forget_everything_names_each_memory_about_i
     assert (unknown.operation, unknown.target) == ("retract", None)  # nothing shown: code reconciles it
 
 
+def test_forget_everything_covers_the_names_listed_after_a_dash() -> None:
+    shown = SHOWN + "\n[m6] (fact, mentor) The user's mentor there was Hugh Kessler."
+    every = judged("Forget everything about Sam — the climbing, Hugh, all of it.", shown)
+    assert [(f.operation, f.target) for f in every] == [("retract", "m3"), ("retract", "m4"), ("retract", "m6")]
+    only = judged("Forget everything about Sam — all of it.", shown)
+    assert [f.target for f in only] == ["m3", "m4"]
+
+
 def test_an_end_the_user_states_is_read_at_the_prompts_date() -> None:
     [away] = judged("I'm working from Aberdeen this week.")
     assert away.valid_until == "2026-01-25"

@@ -1,0 +1,205 @@
+"""Aspects of a person's life that a request depends on without naming the fact: the third half of
+relevance, beside the embedding and BM25 (:mod:`memory_agent.memory.retrieval`).
+
+"Recommend something to do near home" needs "the user lives in Lisbon", "draft a bio for my
+badge" needs "the user works at Globex", "what toys for my pet?" needs "the user has a greyhound":
+the request and the fact share no word and, under all-MiniLM-L6-v2, a cosine near 0.0–0.15 (under
+the similarity floor). Each :class:`Aspect` names one side of a person's life (where they live,
+their work, what they eat, their pets, their family, how to reach them) with two patterns: how a
+**request** asks for it (a personal reference: "near home", "my job", "my pet", "for dinner") and
+how a **fact** states it ("lives in", "works at", "vegan", "greyhound"). A fact of an aspect the
+request asks for gets the relevance :data:`ASPECT_RELEVANCE` (:func:`aspect_relevance`), combined
+with the other two by noisy-OR, so it passes the floor and is ranked by score like any other.
+
+A wrong memory is worse than none, so a request matches an aspect only through a reference to the
+user's own life ("near **home**", "**my** team", "for **dinner**"), never through a topic alone
+("How do I convert a string in JavaScript?" asks for no aspect), and facts are matched on their
+content (the fact's ``topic`` label too). Word lists in English, with the common phrasings of
+French, German and Spanish for where one lives and works.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import lru_cache
+
+from memory_agent.core.facts import Fact, index_text
+
+__all__ = ["ASPECTS", "ASPECT_RELEVANCE", "Aspect", "aspect_relevance", "asked_aspects", "fact_aspects"]
+
+#: Relevance (0–1) a fact gets from an aspect the request asks for: above both similarity floors of
+#: ``RetrievalConfig`` (0.25, profile 0.12), below a close paraphrase (0.7 and up).
+ASPECT_RELEVANCE = 0.45
+#: Only the newest statements of an aspect get its relevance: those updated within this time of its
+#: newest fact (a session's worth). The aspect is weak evidence, and an older statement of where the
+#: user lives or works is the one most likely out of date ("settled in Foz" after "I live in Madrid").
+ASPECT_WINDOW = timedelta(days=1)
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Aspect:
+    """One side of a person's life: ``request`` matches a message that asks for it, ``fact`` a
+    fact (``"<topic>: <content>"``) that states it."""
+
+    name: str
+    request: re.Pattern[str]
+    fact: re.Pattern[str]
+
+
+_MINE = r"(?:my|our|mine|me|i|i'm|i am|we|we're)"
+_PETS = (r"pets?|dogs?|cats?|pupp(?:y|ies)|kittens?|hamsters?|rabbits?|bunn(?:y|ies)|guinea pigs?|parrots?|"
+         r"budgies?|tortoises?|turtles?|ferrets?|horses?|ponies|pony|greyhounds?|labradors?|retrievers?|"
+         r"spaniels?|terriers?|collies?|poodles?|beagles?|dachshunds?")
+_FAMILY = (r"sons?|daughters?|kids?|children|child|wife|husband|partner|spouse|boyfriend|girlfriend|fianc[ée]e?|"
+           r"mum|mom|mother|dad|father|parents?|brothers?|sisters?|siblings?|grandm\w+|grandp\w+|grandparents?|"
+           r"niece|nephew|in-laws?|family")
+
+_HOME_FACT = (r"\b(?:lives?|living|based|moved|relocated|resid\w*|settled|home (?:city|town)|hometown|"
+              r"neighbou?rhood|commut\w*|vit|wohnt|vive)\b|"
+              r"\b(?:is|are|am) (?:currently |now |still )?(?:in|staying in|visiting|working from) (?-i:[A-Z])|"
+              r"^(?:home city|city|location|where \w+ lives?|residence|home)\s*:")
+_WORK_FACT = (r"\b(?:works?|working|worked|job|employ\w*|employer|hired|joined|promoted|role|position|career|"
+              r"profession|occupation|manages?|managing|leads?|leading|(?:runs?|owns?) (?:a|an|the|their|his|her)|"
+              r"teach(?:es|ing)?|freelanc\w*|self-employed|team|sprints?|direct reports|"
+              r"engineer|developer|dev|analyst|designer|consultant|architect|manager|director|nurse|doctor|"
+              r"teacher|lawyer|accountant|pharmacist|translator|illustrator|writer|scientist|researcher|founder|"
+              r"intern|trabaja|travaille|arbeitet)\b|^(?:job|role|employer|work|occupation|profession|company|"
+              r"team)\s*:")
+_NAME_FACT = r"\b(?:name is|named|called|goes by|surname|first name)\b|^name\s*:"
+_TECH_FACT = (r"\b(?:uses?|using|written in|codes? in|writes? (?:\w+ )?(?:code|everything|all) in|switched to|"
+              r"migrated|stack|framework|language|editor|ide|database|deploy\w*|hosted|ci|pipelines?|laptop|"
+              r"macbook|macos|linux|ubuntu|windows|package manager|npm|pnpm|yarn|apt|homebrew|brew|terraform|"
+              r"kubernetes|docker|aws|gcp|azure|github|gitlab|jenkins|python|typescript|javascript|java|kotlin|"
+              r"scala|rust|go|golang|ruby|php|elixir|haskell|swift|sql|postgres\w*|mysql|snowflake|bigquery|"
+              r"dbt|react|vue|angular|django|flask|rails|spring|nestjs|node|vim|neovim|emacs|vs ?code|helix|"
+              r"sublime)\b|^(?:database|code language|cloud|editor|tool\w*|tech\w*|stack|os)\s*:")
+
+ASPECTS: tuple[Aspect, ...] = (
+    Aspect(
+        "home",
+        _rx(rf"\bnear (?:home|me|here|where {_MINE} (?:live|am|are|stay\w*|work)|{_MINE} (?:place|flat|house|home|"
+            rf"apartment|office))\b|\b(?:around|close to) (?:here|home|me)\b|\bfrom home\b|\b{_MINE} (?:area|"
+            rf"city|town|neighbou?rhood|place|commute|local)\b|\bwhere {_MINE} (?:live|am based)\b|"
+            rf"\b(?:local|nearby)\b|\bweather\b|\btime ?zone\b|\bcommut\w*\b|\bday trips?\b|"
+            rf"\bwhere (?:should|can|could) {_MINE} (?:go|eat|get|find)\b|\bgo out\b|\bnight out\b|"
+            rf"\b(?:weekend|day) trips?\b|\bcerca de (?:casa|mí)\b|\bprès de chez moi\b|\bin meiner nähe\b"),
+        _rx(_HOME_FACT),
+    ),
+    Aspect(
+        "work",
+        _rx(rf"\b{_MINE} (?:job|work|role|career|team|manager|boss|colleagues?|coworkers?|company|employer|"
+            rf"position|profession|office|workplace|sprint|clients?|business|shop|current role|day job|"
+            rf"direct reports?|reports|gig|week|weekly calendar|calendar|schedule|routine|hours|shifts?|"
+            rf"day off|days off)\b|\bat work\b|\bfor work\b|\bwhere {_MINE} work\b|\b(?:bio|headline|"
+            rf"linkedin|cv|résumé|resume|cover letter|signature|invoice|elevator pitch|marketing|sprints?|"
+            rf"stand-?ups?|retros?|1:1s?|one-on-ones?|deductions?|taxes)\b|\breport to me\b|\bmi trabajo\b|"
+            rf"\bmon (?:travail|boulot)\b"),
+        _rx(_WORK_FACT),
+    ),
+    Aspect(
+        # who the user is, for a request about them with nothing more specific: where they live and work
+        "self",
+        _rx(r"\b(?:for|about|of) me\b|\b(?:intro|introduction|bio|profile) (?:about|of|for) me\b|"
+            r"\bwho (?:am i|i am)\b|\bsabes de mí\b|\bsais de moi\b|\bweißt du über mich\b"),
+        _rx(rf"{_HOME_FACT}|{_WORK_FACT}|{_NAME_FACT}"),
+    ),
+    Aspect(
+        "tech",
+        _rx(rf"\b(?:write|show|give|generate|draft)(?: me)? (?:a |an |the |some )?(?:new )?(?:query|code|function|"
+            rf"script|snippet|examples?|controller|handler|endpoint|config\w*|class|tests?|ci step|pipeline|"
+            rf"dockerfile|migration|keybindings?|program)\b|\bshow me how\b|\b{_MINE} (?:machine|laptop|"
+            rf"computer|editor|ide|setup|stack|app|web app|project|repo|codebase|code|terminal|shell|os|"
+            rf"services?|api|platform|infra\w*|database|db|tests|pipeline|logs|cluster|server)\b|"
+            rf"\b(?:install|set up|setup|deploy\w*|dependency|dependencies|keybinding)\b"),
+        _rx(_TECH_FACT),
+    ),
+    Aspect(
+        "food",
+        _rx(r"\b(?:dinner|lunch|breakfast|brunch|supper|meals?|recipes?|cook\w*|bak(?:e|ing)|bakery|cakes?|"
+            r"pastr(?:y|ies)|restaurants?|caf[ée]s?|food|eat|eating|snacks?|desserts?|menu|dish(?:es)?|night out|"
+            r"drinks|bar|pub|grocer\w*|catering|party|barbecue|bbq|picnic|cena|comida|dîner|déjeuner|abendessen|"
+            r"mittagessen)\b"),
+        _rx(r"\b(?:vegan|vegetarian|pescatarian|halal|kosher|gluten\w*|lactose|dairy|allerg\w*|intoleran\w*|"
+            r"diet\w*|eats?|eating|meat|fish|seafood|pork|beef|gelatin|alcohol|drink(?:s|ing)?|sober|teetotal|"
+            r"coeliac|celiac|nuts?|peanuts?|sesame|shellfish|food|foods|cuisine|spicy|cook\w*)\b|"
+            r"^(?:diet|allergy|food)\s*:"),
+    ),
+    Aspect(
+        "leisure",
+        _rx(rf"\b{_MINE} (?:weekend|day off|days off|free time|spare time|holiday|vacation|evenings?|summer|"
+            rf"hobb(?:y|ies))\b|\bsomething (?:fun )?to do\b|\bthis (?:weekend|summer)\b|\bnight out\b|"
+            rf"\bweekend (?:trip|plans?)\b"),
+        _rx(r"\b(?:loves?|enjoys?|likes?|into|hobb(?:y|ies)|favou?rite|fan of|plays?|climb\w*|hik\w*|"
+            r"running|runner|cycl\w*|swim\w*|paint\w*|garden\w*|surf\w*|ski\w*|bouldering|yoga|training "
+            r"for)\b|^(?:hobby|hobbies|leisure|sport)\s*:"),
+    ),
+    Aspect(
+        "travel",
+        _rx(rf"\b{_MINE} (?:trip|travel\w*|flights?|holiday|vacation|visit|journey|itinerary)\b"),
+        _rx(r"\b(?:trip|travel\w*|flight|fly\w*|visiting|holiday|vacation|passport|visa|conference in)\b"),
+    ),
+    Aspect(
+        "money",
+        _rx(rf"\b{_MINE} (?:savings?|budget|finances|money|spending|taxes|tax return|pension|investments?)\b|"
+            rf"\bdeductions?\b"),
+        _rx(r"\b(?:sav(?:e|es|ing|ings)|budget\w*|afford\w*|money|tax\w*|self-employed|freelanc\w*|income|"
+            r"pension|invest\w*)\b"),
+    ),
+    Aspect(
+        "pet",
+        _rx(rf"\b{_MINE} (?:{_PETS})\b"),
+        _rx(rf"\b(?:{_PETS}|adopted)\b|^pet\s*:"),
+    ),
+    Aspect(
+        "family",
+        _rx(rf"\b{_MINE} (?:{_FAMILY})\b"),
+        _rx(rf"\b(?:{_FAMILY})\b"),
+    ),
+    Aspect(
+        "contact",
+        _rx(rf"\b(?:phone|mobile|cell|e-?mail|contact|reach me|text me|{_MINE} (?:address|number))\b"),
+        _rx(r"\b(?:phone|mobile|cell|e-?mail|number|contact|address|lives at|street|postcode)\b|@\w|"
+            r"\+?\d[\d ()-]{7,}\d|^(?:contact|phone|email|address)\s*:"),
+    ),
+)
+
+
+def asked_aspects(query: str, aspects: Iterable[Aspect] = ASPECTS) -> list[Aspect]:
+    """The aspects whose request pattern ``query`` matches, in table order ([] for most messages)."""
+    return [a for a in aspects if a.request.search(query or "")]
+
+
+def fact_aspects(fact: Fact, aspects: Iterable[Aspect] = ASPECTS) -> list[Aspect]:
+    """The aspects (of ``aspects``) whose fact pattern the fact's ``"<topic>: <content>"`` or its
+    content alone matches."""
+    names = _aspect_names(fact.topic, fact.content)
+    return [a for a in aspects if a.name in names]
+
+
+@lru_cache(maxsize=16384)  # a user's facts are matched again at every turn: a pure function of the text
+def _aspect_names(topic: str, content: str) -> frozenset[str]:
+    text = index_text(topic, content)
+    return frozenset(a.name for a in ASPECTS if a.fact.search(text) or a.fact.search(content))
+
+
+def aspect_relevance(query: str, facts: Mapping[str, Fact]) -> dict[str, float]:
+    """``{fact id: ASPECT_RELEVANCE}`` for the ``facts`` (by id) of an aspect ``query`` asks for that
+    are among the newest statements of that aspect (updated within :data:`ASPECT_WINDOW` of its
+    newest fact); other facts are absent (relevance 0)."""
+    asked = asked_aspects(query)
+    if not asked:
+        return {}
+    out: dict[str, float] = {}
+    for aspect in asked:
+        of = [f for f in facts.values() if fact_aspects(f, [aspect])]
+        if of:
+            newest = max(f.updated_at for f in of)
+            out |= {f.id: ASPECT_RELEVANCE for f in of if newest - f.updated_at <= ASPECT_WINDOW}
+    return out

@@ -1,0 +1,71 @@
+"""Aspects of the user's life a request depends on (``memory_agent.memory.aspects``): which requests
+ask for one, which facts state one, and how the relevance lifts a fact over the similarity floor."""
+
+from __future__ import annotations
+
+from conftest import T0, day, plant
+
+from memory_agent.core.facts import Fact, Source
+from memory_agent.memory.aspects import ASPECT_RELEVANCE, asked_aspects, aspect_relevance
+from memory_agent.memory.retrieval import RetrievalConfig, rank
+
+
+def fact(fid: str, content: str, kind: str = "fact", topic: str = "", at=T0) -> Fact:
+    return Fact(id=fid, user_id="u", kind=kind, content=content, topic=topic, evidence=content,
+                source=Source(thread_id="t", message_ids=["m"]), created_at=at, updated_at=at)
+
+
+def names(query: str) -> list[str]:
+    return [a.name for a in asked_aspects(query)]
+
+
+def test_a_personal_request_asks_for_an_aspect_and_a_plain_question_for_none():
+    assert names("Recommend a walk near home.") == ["home"]
+    assert "work" in names("Draft a one-line bio for my conference badge.")
+    assert names("What toys would you recommend for my pet?") == ["pet"]
+    assert names("Suggest something for dinner tonight.") == ["food"]
+    assert "tech" in names("How do I add a dependency to my web app?")
+    for plain in ("How do I convert a string to an integer in JavaScript?", "Plan my training runs for next week.",
+                  "What is the capital of Peru?"):
+        assert names(plain) == [], plain
+
+
+def test_only_facts_of_an_asked_aspect_get_its_relevance():
+    facts = {f.id: f for f in (fact("f_home", "The user lives in Lisbon."),
+                               fact("f_job", "The user works at Globex as a data engineer."),
+                               fact("f_band", "The user's favourite band is Radiohead.", kind="preference"),
+                               fact("f_diet", "The user is vegetarian.", kind="preference"),
+                               fact("f_db", "The user's backend uses Postgres.", topic="database"))}
+    assert aspect_relevance("Any ideas for a walk near where I live?", facts) == {"f_home": ASPECT_RELEVANCE}
+    assert aspect_relevance("Write a LinkedIn headline for me.", facts) == {"f_home": ASPECT_RELEVANCE,
+                                                                            "f_job": ASPECT_RELEVANCE}
+    assert aspect_relevance("What should I cook for dinner?", facts) == {"f_diet": ASPECT_RELEVANCE}
+    assert aspect_relevance("How do I convert a string to an integer in JavaScript?", facts) == {}
+
+
+def test_only_the_newest_statements_of_an_aspect_get_its_relevance():
+    facts = {f.id: f for f in (fact("f_madrid", "The user lives in Madrid."),
+                               fact("f_foz", "The user has settled in Foz.", at=day(90)),
+                               fact("f_job", "The user works at Globex."))}
+    assert aspect_relevance("Any day trips from home?", facts) == {"f_foz": ASPECT_RELEVANCE}
+    assert aspect_relevance("Write a bio for my badge.", facts) == {"f_job": ASPECT_RELEVANCE}
+
+
+def test_aspect_relevance_lifts_a_fact_over_the_floor_and_nothing_else():
+    home, band = fact("f_home", "The user lives in Lisbon."), fact("f_band", "The user likes Radiohead.")
+    unrelated = 0.99  # cosine distance of a request that shares no word with either
+    assert rank([(home, unrelated), (band, unrelated)], day(1), RetrievalConfig()) == []
+    ranked = rank([(home, unrelated), (band, unrelated)], day(1), RetrievalConfig(),
+                  aspect={"f_home": ASPECT_RELEVANCE})
+    assert [s.fact.id for s in ranked] == ["f_home"]
+
+
+def test_retrieval_finds_where_the_user_lives_for_a_request_near_home(memory):
+    plant(memory, "alice", "The user lives in Lisbon.")
+    plant(memory, "alice", "The user's favourite band is Radiohead.", kind="preference", topic="music")
+    near_home = memory.retrieve("alice", "Any ideas for a Sunday afternoon near home?", day(1))
+    assert [s.fact.content for s in near_home] == ["The user lives in Lisbon."]
+    assert memory.retrieve("alice", "How do I convert a string to an integer in JavaScript?", day(1)) == []
+    off = memory.retrieve("alice", "Any ideas for a Sunday afternoon near home?", day(1),
+                          config=RetrievalConfig(aspects=False))
+    assert off == []  # the request shares no word with the fact: only the aspect finds it
