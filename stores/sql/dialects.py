@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from tenacity import retry, retry_if_exception, stop_after_delay, wait_random_exponential
+
 from memory_agent.stores.base import StoreError
 from memory_agent.stores.sql.schema import Migration
 
@@ -62,6 +64,23 @@ def postgres_error(exc: Exception, what: str = "Postgres") -> StoreError:
     return StoreError(f"{what} failed ({name}: {str(exc).strip()[:300]}); nothing was written by the failed step.")
 
 
+def _locked(exc: BaseException) -> bool:
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
+@retry(retry=retry_if_exception(_locked), stop=stop_after_delay(5.0), wait=wait_random_exponential(0.01, 0.2),
+       reraise=True)
+def _open_checks(conn: sqlite3.Connection) -> str:
+    """Switch a newly opened file to WAL and run ``PRAGMA quick_check``; returns its verdict (``"ok"``).
+
+    SQLite answers a journal-mode change that meets another connection's lock with ``database is
+    locked`` at once, without the busy timeout (two processes opening a new file together), so a
+    locked or busy answer is retried for up to 5 s, the busy timeout (tenacity: a well-kept retry
+    library, already a dependency of langchain-core)."""
+    conn.execute("PRAGMA journal_mode=WAL")
+    return conn.execute("PRAGMA quick_check").fetchone()[0]
+
+
 class SQLiteDialect:
     """One SQLite file on one connection (WAL, 5 s busy timeout), shared by threads under a lock.
 
@@ -86,8 +105,7 @@ class SQLiteDialect:
         self._lock = threading.Lock()
         try:
             self.conn = sqlite3.connect(self.path, check_same_thread=False, timeout=5.0)
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            check = self.conn.execute("PRAGMA quick_check").fetchone()[0]
+            check = _open_checks(self.conn)
             if check != "ok":
                 raise sqlite3.DatabaseError(f"integrity check failed: {check}")
         except sqlite3.DatabaseError as exc:

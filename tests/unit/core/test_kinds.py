@@ -20,6 +20,7 @@ from memory_agent.memory.lifecycle import decayed_importance, validity
 from memory_agent.memory.retrieval import RetrievalConfig, rank
 from memory_agent.memory.sessions import profile_lines
 from memory_agent.stores.long_term import LongTermMemory
+from memory_agent.stores.sql.ledger import SQLFactLedger
 
 #: A kind a fork might add; listed last in the profile whatever ranks the kinds of KINDS take.
 ALLERGEN = KindSpec("allergen", needs_approval=True,
@@ -110,7 +111,9 @@ def test_a_new_profile_kind_is_listed_in_the_session_profile(allergen):
 
 
 class _EmptyIndex:
-    """A live index with no facts: plan needs only ``count`` and ``query``."""
+    """A live index with no facts (the user's live facts are read from the ledger, a real SQLite file)."""
+
+    embedder_name = "deterministic-fake"
 
     def count(self, user_id):
         return 0
@@ -119,8 +122,9 @@ class _EmptyIndex:
         return []
 
 
-def test_planning_reads_the_approval_column_when_it_runs(monkeypatch):
-    memory = LongTermMemory(_EmptyIndex(), ledger=None, embeddings=DeterministicFakeEmbedding(size=8))
+def test_planning_reads_the_approval_column_when_it_runs(monkeypatch, tmp_path):
+    ledger = SQLFactLedger(tmp_path / "ledger.sqlite")
+    memory = LongTermMemory(_EmptyIndex(), ledger=ledger, embeddings=DeterministicFakeEmbedding(size=8))
     said = HumanMessage("My car is blue.", id="m1")
     proposed = ProposedFact(kind="fact", content="The user's car is blue.", topic="car", message_ids=["m1"],
                             evidence="My car is blue.")
@@ -130,3 +134,4 @@ def test_planning_reads_the_approval_column_when_it_runs(monkeypatch):
     monkeypatch.setattr(kinds, "KINDS", strict)
     [after], _ = memory.plan("alice", "t1", [proposed], [said])
     assert after.risky
+    ledger.close()
