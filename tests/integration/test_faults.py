@@ -343,23 +343,26 @@ def test_through_pgbouncer_and_postgres_down_mid_turn(make_agent, tmp_path, back
             agent.pending("alice", "t1")
 
         bouncer.start()
-        # the pool reconnects with a back-off (psycopg_pool: 1 s, doubling), so "back" takes seconds
+        # "Try again" is the promise of the error. psycopg_pool brings each lost connection back on its own
+        # back-off (1 s, doubling, per slot), so one connection can answer while a second one, which a
+        # step needs beside the checkpointer's, is still seconds away: the whole step is retried until
+        # it goes through, and each failed try must leave the thread where it was.
         deadline = time.monotonic() + 60
         while True:
             try:
-                unfinished = agent.unfinished("alice", "t1")
+                if agent.unfinished("alice", "t1"):
+                    # the turn went as far as its last checkpoint; it continues from there
+                    agent.finish_interrupted("alice", "t1", now=day(1))
+                # If the checkpoint that fixed the turn's policy (approval="never") had not reached Postgres
+                # before it went down, the finished turn runs under the configured mode and asks first.
+                if agent.pending("alice", "t1"):
+                    agent.resume("alice", "t1", "approve", now=day(1))
+                elif "The user lives in Oslo." not in [f.content for f in agent.memory.ledger.facts("alice")]:
+                    agent.turn("alice", "I live in Oslo.", thread_id="t1", now=day(1), approval="never")
                 break
             except StoreError:
                 assert time.monotonic() < deadline, "the agent did not reconnect within 60 s"
-        # the turn went as far as its last checkpoint; it continues from there
-        if unfinished:
-            agent.finish_interrupted("alice", "t1", now=day(1))
-            # If the checkpoint that fixed the turn's policy (approval="never") had not reached Postgres
-            # before it went down, the finished turn runs under the configured mode and asks first.
-            if agent.pending("alice", "t1"):
-                agent.resume("alice", "t1", "approve", now=day(1))
-        else:
-            agent.turn("alice", "I live in Oslo.", thread_id="t1", now=day(1), approval="never")
+                time.sleep(0.5)
         assert sorted(f.content for f in agent.memory.ledger.facts("alice")) == [
             "The user is vegetarian.", "The user lives in Oslo."]
         later = agent.turn("alice", "What should I eat tonight?", thread_id="t2", now=day(2))
