@@ -96,7 +96,7 @@ class ProposalPlanning:
         this_turn: list[tuple[ProposedFact, list[float]]] = []
         for i, p in enumerate(proposed):
             pid = stable_id(user_id, thread_id, ",".join(p.message_ids), str(i), p.content, prefix="p_")
-            verdict = check_proposal(p, messages)
+            verdict = check_proposal(p, messages, carried=self._carried(user_id, p, shown, now))
             if not verdict.ok:
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": "invalid", "reason": verdict.reason})
                 continue
@@ -173,6 +173,15 @@ class ProposalPlanning:
                            "conversation"))
                 planned.add(fact.id)
         return out
+
+    def _carried(self, user_id: str, p: ProposedFact, shown: Mapping[str, str], now: datetime) -> str:
+        """The content of the live memory an update names as its target, read again from this user's
+        own store (``""`` for any other proposal, or a target that cannot be acted on): the values an
+        update may keep from it without the user saying them again."""
+        if p.operation != "update" or not p.target or p.target not in shown:
+            return ""
+        fact = self.ledger.get_fact(user_id, shown[p.target])
+        return fact.content if fact is not None and target_problem(p.target, shown, fact, user_id, now) is None else ""
 
     def _judge(self, user_id: str, p: ProposedFact, shown: Mapping[str, str], embedding: list[float],
                neighbours: list[tuple[Fact, float]], cited: str, now: datetime) -> Decision:

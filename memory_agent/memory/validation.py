@@ -7,7 +7,9 @@ recorded in the audit log, when it is:
 - **ungrounded**: it cites no message, a message that is not in this thread, or one not written
   by the user; or its evidence does not occur in those messages; or its content states values
   (names, numbers, places, money, roles) that are not in the evidence
-  (:func:`memory_agent.memory.grounding.unsupported_words`). Text is compared as
+  (:func:`memory_agent.memory.grounding.unsupported_words`); an update of a live memory may also
+  carry the values of the memory it replaces ("it's Jayden with a y" updates "The user has a son
+  named Jaden, who turns 7 on Saturday."), which a person approved before. Text is compared as
   :func:`memory_agent.memory.text.prompt_text` renders it, case folded;
 - **a credential or an instruction to the agent**, by the model's risk category or by the code's
   screen (:func:`memory_agent.memory.injection.screen`: overrides, markup, secrets, standing rules,
@@ -93,12 +95,14 @@ def _folded(text: str) -> str:
     return prompt_text(text).casefold()
 
 
-def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage]) -> Verdict:
+def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage], carried: str = "") -> Verdict:
     """Validate one model proposal against the thread's messages (module docstring).
 
     Args:
         proposal: what the model proposed.
         messages: the thread's messages (the proposal may cite only ``HumanMessage`` ids among them).
+        carried: for an update, the content of the live memory of this user it replaces (checked by
+            the caller); its values count as grounded beside the evidence. ``""`` otherwise.
 
     Returns:
         A :class:`Verdict`; it never raises on bad model output.
@@ -138,7 +142,7 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage]) -> V
     secrets = secret_values(*readings(" ".join(cited)))
     if secrets and any(holds_secret_value(prompt_text(t), secrets) for t in (evidence, content)):
         return Verdict(False, "holds a password, PIN or other secret the user gave in this message (never stored)")
-    if missing := unsupported_words(content, evidence):
+    if missing := unsupported_words(content, f"{evidence} {carried}" if carried else evidence):
         return Verdict(False, "the content states what the cited words do not: " + ", ".join(missing))
     if evidence.rstrip().endswith("?"):
         return Verdict(False, "a question, not a statement")

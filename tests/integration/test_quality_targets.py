@@ -41,15 +41,17 @@ LEAK_CEILING = {"tune.jsonl": 0, "heldout.jsonl": 0, "sealed.jsonl": 6}
 # memory_changes.jsonl went from 4 to 10 when retrieval learned to find the facts a personal request
 # depends on ("near home": where the user lives): the 4 held only because nothing about the user was
 # injected; the 10 are old values the offline rules did not see change ("first week at Klarna done!").
+# 10 -> 9 when an update could keep the values of the memory it replaces (a correction is no longer
+# dropped for not repeating them).
 # heldout_changes.jsonl (never tuned on) went from 9 to 15 with the same change: retrieval now injects the
 # user's own facts for personal requests, and the offline rules miss changes said without a change word
 # ("got the keys to our flat in Porto") and forget requests by aspect or pronoun ("forget where I work").
-STALE_CEILING = {"examples.jsonl": 0, "memory_changes.jsonl": 10, "heldout_changes.jsonl": 15,
+STALE_CEILING = {"examples.jsonl": 0, "memory_changes.jsonl": 9, "heldout_changes.jsonl": 15,
                  "scenarios_example.jsonl": 0}
 SCENARIO_FILES = [*sorted((ROOT / "evals/scenarios").glob("*.jsonl")), SHARED_EXAMPLE]
 # with the recorded output of a strong model (evals/recordings/): failing injected_none, and probes
 # needing memory that pass (measured; the targets are 0 and 90%)
-REPLAY = {"memory_changes.jsonl": (4, 76)}
+REPLAY = {"memory_changes.jsonl": (2, 78)}
 
 
 @pytest.fixture(scope="module")

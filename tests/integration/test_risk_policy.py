@@ -93,6 +93,36 @@ def test_content_must_follow_from_its_evidence(agent, model):
     assert agent.memory.ledger.facts("alice") == []
 
 
+JADEN = "The user has a son named Jaden, who turns 7 on Saturday."
+JAYDEN = "The user has a son named Jayden, who turns 7 on Saturday."
+
+
+@pytest.mark.parametrize(("item", "reason"), [
+    # an update of the memory shown as m1 keeps its approved values; only the change need be said
+    ({"operation": "update", "target": "m1", "content": JAYDEN}, None),
+    # the same content as a new fact states a value ("7") the cited words do not hold
+    ({"operation": "add", "content": JAYDEN}, "the content states what the cited words do not: 7"),
+    # a value neither the evidence nor the replaced memory holds is still refused
+    ({"operation": "update", "target": "m1", "content": JAYDEN.replace("7", "9")},
+     "the content states what the cited words do not: 9"),
+])
+def test_an_update_may_keep_the_values_of_the_memory_it_replaces(agent, model, item, reason):
+    model.script["dinosaur"] = [{"kind": "fact", "topic": "family", "content": JADEN,
+                                 "evidence": "my son Jaden turns 7 on saturday"}]
+    agent.turn("alice", "my son Jaden turns 7 on saturday, help me plan a dinosaur party", thread_id="t1",
+               now=T0, approval="never")
+    model.script["with a y"] = [{"kind": "fact", "topic": "family", "evidence": "it's Jayden with a y", **item}]
+    result = agent.turn("alice", "oh wait it's Jayden with a y, typed it wrong", thread_id="t1", now=T0,
+                        approval="never")
+    live = [f.content for f in agent.memory.ledger.facts("alice", status="confirmed")]
+    if reason is None:
+        assert [(c["action"], c["operation"]) for c in result.committed] == [("approve", "UPDATE")], result.dropped
+        assert live == [JAYDEN]
+    else:
+        assert [d["reason"] for d in result.dropped] == [reason]
+        assert live == [JADEN]
+
+
 def test_evidence_with_invisible_characters_is_compared_as_read(agent, model):
     model.script["tea"] = [{"kind": "preference", "content": "The user likes green tea.",
                             "evidence": "I like green tea"}]
