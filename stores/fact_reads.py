@@ -40,7 +40,7 @@ from langchain_core.embeddings import Embeddings
 
 from memory_agent.core.facts import EPISODE_KIND, Fact, index_text
 from memory_agent.core.kinds import is_profile
-from memory_agent.memory.aspects import asked_aspects, aspect_relevance
+from memory_agent.memory.aspects import ASPECT_RELEVANCE, asked_aspects, newest_of, states
 from memory_agent.memory.lexical import LexicalIndex, tokenize
 from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, rank
 from memory_agent.stores.base import EmbedderMismatchError, FactIndex, FactLedger
@@ -72,6 +72,7 @@ class LiveSnapshot:
         updated, valid_until: POSIX seconds (``inf`` for no end).
         importance: 0–1; profile: whether the kind is a profile kind.
         tokens: each fact's lexical document as tokens (an episode's starts with the episode before it).
+        topics, contents: each fact's topic and content (what an aspect of the user's life is matched on).
         complete: every live row had its vector in the ledger (only then is the snapshot kept).
     """
 
@@ -84,9 +85,12 @@ class LiveSnapshot:
     importance: np.ndarray
     profile: np.ndarray
     tokens: list[list[str]]
+    topics: list[str] = field(default_factory=list)
+    contents: list[str] = field(default_factory=list)
     complete: bool = True
     parsed: dict[int, Fact] = field(default_factory=dict)
     _lexical: LexicalIndex | None = None
+    _stating: dict[str, list[int]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -97,6 +101,21 @@ class LiveSnapshot:
         if f is None:
             f = self.parsed[pos] = Fact.model_validate_json(self.records[pos])
         return f
+
+    def aspect(self, query: str) -> dict[str, float]:
+        """``{fact id: ASPECT_RELEVANCE}`` for the facts of each aspect of the user's life ``query`` asks
+        for, newest statements only (:func:`memory_agent.memory.aspects.newest_of`); which facts state
+        an aspect is matched once per snapshot and aspect, on the stored topic and content (no fact is
+        parsed)."""
+        out: dict[str, float] = {}
+        for a in asked_aspects(query):
+            stating = self._stating.get(a.name)
+            if stating is None:
+                stating = self._stating[a.name] = [
+                    k for k in range(len(self.ids)) if states(a, self.topics[k], self.contents[k])]
+            out |= {self.ids[k]: ASPECT_RELEVANCE
+                    for k in newest_of(a, self.topics, self.contents, self.updated, stating)}
+        return out
 
     def lexical(self) -> LexicalIndex:
         """BM25 over the facts' lexical documents, built on first use."""
@@ -169,7 +188,8 @@ def build_snapshot(generation: str, rows: Sequence[tuple[str, str, bytes | None,
         valid_until=np.array([_ts(records[k].get("valid_until"), inf) for k in keep], dtype=np.float64),
         importance=np.array([float(records[k].get("importance", 0.5)) for k in keep], dtype=np.float64),
         profile=np.array([is_profile(records[k]["kind"]) for k in keep], dtype=bool),
-        tokens=tokens, complete=not missing,
+        tokens=tokens, topics=[records[k].get("topic", "") for k in keep],
+        contents=[records[k]["content"] for k in keep], complete=not missing,
     )
 
 
@@ -217,11 +237,10 @@ class FactReads:
             at = {i: k for k, i in enumerate(snap.ids)} if len(order) < len(snap) else None
             extra = [at[i] for i in best] if at is not None else []
             chosen = np.unique(np.concatenate([order, np.asarray(extra, dtype=order.dtype)]))
-        # an aspect of the user's life the query asks for ("near home": where the user lives); the
-        # facts are parsed only when the query asks for one
+        # an aspect of the user's life the query asks for ("near home": where the user lives)
         aspect: dict[str, float] = {}
         if config.aspects and asked_aspects(query):
-            aspect = aspect_relevance(query, {snap.ids[k]: snap.fact(k) for k in range(len(snap))})
+            aspect = snap.aspect(query)
             at = {i: k for k, i in enumerate(snap.ids)}
             chosen = np.unique(np.concatenate([chosen, np.asarray([at[i] for i in aspect], dtype=chosen.dtype)]))
         return rank(self._contenders(snap, chosen, dist, lexical, aspect, now, config), now, config, lexical, aspect)

@@ -21,14 +21,15 @@ French, German and Spanish for where one lives and works.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import lru_cache
 
 from memory_agent.core.facts import Fact, index_text
 
-__all__ = ["ASPECTS", "ASPECT_RELEVANCE", "Aspect", "aspect_relevance", "asked_aspects", "fact_aspects"]
+__all__ = ["ASPECTS", "ASPECT_RELEVANCE", "Aspect", "aspect_relevance", "asked_aspects", "fact_aspects", "newest_of",
+           "states"]
 
 #: Relevance (0–1) a fact gets from an aspect the request asks for: above both similarity floors of
 #: ``RetrievalConfig`` (0.25, profile 0.12), below a close paraphrase (0.7 and up).
@@ -179,27 +180,56 @@ def asked_aspects(query: str, aspects: Iterable[Aspect] = ASPECTS) -> list[Aspec
 def fact_aspects(fact: Fact, aspects: Iterable[Aspect] = ASPECTS) -> list[Aspect]:
     """The aspects (of ``aspects``) whose fact pattern the fact's ``"<topic>: <content>"`` or its
     content alone matches."""
-    names = _aspect_names(fact.topic, fact.content)
-    return [a for a in aspects if a.name in names]
+    return [a for a in aspects if states(a, fact.topic, fact.content)]
 
 
-@lru_cache(maxsize=16384)  # a user's facts are matched again at every turn: a pure function of the text
-def _aspect_names(topic: str, content: str) -> frozenset[str]:
-    text = index_text(topic, content)
-    return frozenset(a.name for a in ASPECTS if a.fact.search(text) or a.fact.search(content))
+def states(aspect: Aspect, topic: str, content: str) -> bool:
+    """Whether a fact with this ``topic`` and ``content`` states ``aspect``: its fact pattern matches
+    ``"<topic>: <content>"``, or, for a pattern anchored at the start, the content alone."""
+    if _BY_NAME.get(aspect.name) is not aspect:  # an aspect of the caller's own: not cached
+        return _match(aspect, topic, content)
+    return _states(aspect.name, topic, content)
+
+
+def _match(aspect: Aspect, topic: str, content: str) -> bool:
+    return bool(aspect.fact.search(index_text(topic, content))
+                or (aspect.name in _ANCHORED and aspect.fact.search(content)))
+
+
+# A user's facts are matched again whenever a write makes a new snapshot of them; a pure function of
+# the text, so the answers are kept (about 100 bytes each) for 2**17 fact-aspect pairs.
+@lru_cache(maxsize=2**17)
+def _states(name: str, topic: str, content: str) -> bool:
+    return _match(_BY_NAME[name], topic, content)
+
+
+# the aspects whose fact pattern can match only at the start of the text: the only ones for which the
+# content alone can match where "<topic>: <content>" does not (any other match in it is also one in the
+# longer text, of which the content is the end)
+_ANCHORED = frozenset(a.name for a in ASPECTS if "^" in a.fact.pattern)
+_BY_NAME = {a.name: a for a in ASPECTS}
+
+
+def newest_of(aspect: Aspect, topics: Sequence[str], contents: Sequence[str], updated: Sequence[float],
+              stating: Sequence[int] | None = None) -> list[int]:
+    """The positions of the facts (given as parallel ``topics``, ``contents`` and ``updated`` POSIX
+    seconds) that state ``aspect`` and are among its newest statements: updated within
+    :data:`ASPECT_WINDOW` of the newest one. ``stating`` gives the positions that state it when known
+    (a reader's cache), else every fact is matched."""
+    if stating is None:
+        stating = [k for k in range(len(contents)) if states(aspect, topics[k], contents[k])]
+    if not stating:
+        return []
+    newest = max(updated[k] for k in stating)
+    window = ASPECT_WINDOW.total_seconds()
+    return [k for k in stating if newest - updated[k] <= window]
 
 
 def aspect_relevance(query: str, facts: Mapping[str, Fact]) -> dict[str, float]:
     """``{fact id: ASPECT_RELEVANCE}`` for the ``facts`` (by id) of an aspect ``query`` asks for that
     are among the newest statements of that aspect (updated within :data:`ASPECT_WINDOW` of its
     newest fact); other facts are absent (relevance 0)."""
-    asked = asked_aspects(query)
-    if not asked:
-        return {}
-    out: dict[str, float] = {}
-    for aspect in asked:
-        of = [f for f in facts.values() if fact_aspects(f, [aspect])]
-        if of:
-            newest = max(f.updated_at for f in of)
-            out |= {f.id: ASPECT_RELEVANCE for f in of if newest - f.updated_at <= ASPECT_WINDOW}
-    return out
+    ids, found = list(facts), list(facts.values())
+    topics, contents = [f.topic for f in found], [f.content for f in found]
+    updated = [f.updated_at.timestamp() for f in found]
+    return {ids[k]: ASPECT_RELEVANCE for a in asked_aspects(query) for k in newest_of(a, topics, contents, updated)}

@@ -69,3 +69,14 @@ def test_retrieval_finds_where_the_user_lives_for_a_request_near_home(memory):
     off = memory.retrieve("alice", "Any ideas for a Sunday afternoon near home?", day(1),
                           config=RetrievalConfig(aspects=False))
     assert off == []  # the request shares no word with the fact: only the aspect finds it
+
+
+def test_retrieval_follows_the_newest_statement_of_an_aspect_across_writes(memory):
+    """The reader matches aspects once per snapshot of the user's facts: a write makes a new one, and
+    the newer statement takes the aspect's relevance from the older."""
+    plant(memory, "alice", "The user lives in Madrid.")
+    plant(memory, "alice", "The user's favourite band is Radiohead.", kind="preference", topic="music")
+    ask = "Any day trips from home?"
+    assert [s.fact.content for s in memory.retrieve("alice", ask, day(1))] == ["The user lives in Madrid."]
+    plant(memory, "alice", "The user has settled in Foz.", now=day(90))
+    assert [s.fact.content for s in memory.retrieve("alice", ask, day(91))] == ["The user has settled in Foz."]

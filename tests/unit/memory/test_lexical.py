@@ -27,6 +27,27 @@ def test_lexical_scores_are_absolute_and_zero_without_a_match():
     assert hybrid_similarity(0.4, 0.0) == 0.4 and hybrid_similarity(0.4, 1.0) == pytest.approx(1.0)
 
 
+def test_bm25_matches_the_bm25s_library():
+    """The postings of LexicalIndex give the scores of ``bm25s`` (Lucene variant, k1 1.5, b 0.75) on
+    documents of many lengths, some without any token, and queries with repeated and unseen terms."""
+    import random
+
+    import bm25s
+
+    rng = random.Random(7)
+    words = ["oslo", "cello", "vegan", "postgres", "kafka", "dog", "greyhound", "paris", "tea", "run",
+             "garden", "python", "rust", "lisbon", "piano"]
+    docs = [[rng.choice(words) for _ in range(rng.choice([0, 1, 2, 3, 5, 8, 13]))] for _ in range(300)]
+    index = LexicalIndex([str(k) for k in range(len(docs))], None, tokens=docs)
+    reference = bm25s.BM25(k1=1.5, b=0.75, method="lucene")
+    reference.index([d or ["\x00"] for d in docs], show_progress=False)
+    for query in ("oslo cello", "tea tea garden", "rust piano lisbon unseenword", "nothing here", "dog"):
+        terms = tokenize(query)
+        ids = reference.get_tokens_ids(terms)
+        expected = reference.get_scores_from_ids(ids) if ids else [0.0] * len(docs)
+        assert index.raw_scores(query) == pytest.approx([float(x) for x in expected], rel=1e-5, abs=1e-9), query
+
+
 def test_bm25_statistics_are_per_user(memory):
     """Another user's facts never change a user's lexical scores (the index is the user's own)."""
     for content in ("The user lives in Oslo.", "The user plays the cello."):
