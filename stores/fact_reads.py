@@ -40,7 +40,7 @@ from langchain_core.embeddings import Embeddings
 
 from memory_agent.core.facts import EPISODE_KIND, Fact, index_text
 from memory_agent.core.kinds import is_profile
-from memory_agent.memory.aspects import ASPECT_RELEVANCE, asked_aspects, newest_of, states
+from memory_agent.memory.aspects import asked_aspects, relevance_at
 from memory_agent.memory.lexical import LexicalIndex, tokenize
 from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, rank
 from memory_agent.stores.base import EmbedderMismatchError, FactIndex, FactLedger
@@ -104,18 +104,10 @@ class LiveSnapshot:
 
     def aspect(self, query: str) -> dict[str, float]:
         """``{fact id: ASPECT_RELEVANCE}`` for the facts of each aspect of the user's life ``query`` asks
-        for, newest statements only (:func:`memory_agent.memory.aspects.newest_of`); which facts state
-        an aspect is matched once per snapshot and aspect, on the stored topic and content (no fact is
-        parsed)."""
-        out: dict[str, float] = {}
-        for a in asked_aspects(query):
-            stating = self._stating.get(a.name)
-            if stating is None:
-                stating = self._stating[a.name] = [
-                    k for k in range(len(self.ids)) if states(a, self.topics[k], self.contents[k])]
-            out |= {self.ids[k]: ASPECT_RELEVANCE
-                    for k in newest_of(a, self.topics, self.contents, self.updated, stating)}
-        return out
+        for (:func:`memory_agent.memory.aspects.relevance_at` on the stored topic and content: no fact
+        is parsed), each aspect matched once per snapshot."""
+        return {self.ids[k]: r for k, r in
+                relevance_at(query, self.topics, self.contents, self.updated, self._stating).items()}
 
     def lexical(self) -> LexicalIndex:
         """BM25 over the facts' lexical documents, built on first use."""

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from memory_agent.core.facts import Fact, index_text
 
-__all__ = ["ASPECTS", "ASPECT_RELEVANCE", "Aspect", "aspect_relevance", "asked_aspects", "fact_aspects", "newest_of",
+__all__ = ["ASPECTS", "ASPECT_RELEVANCE", "Aspect", "aspect_relevance", "asked_aspects", "fact_aspects", "relevance_at",
            "states"]
 
 #: Relevance (0–1) a fact gets from an aspect the request asks for: above both similarity floors of
@@ -210,26 +210,30 @@ _ANCHORED = frozenset(a.name for a in ASPECTS if "^" in a.fact.pattern)
 _BY_NAME = {a.name: a for a in ASPECTS}
 
 
-def newest_of(aspect: Aspect, topics: Sequence[str], contents: Sequence[str], updated: Sequence[float],
-              stating: Sequence[int] | None = None) -> list[int]:
-    """The positions of the facts (given as parallel ``topics``, ``contents`` and ``updated`` POSIX
-    seconds) that state ``aspect`` and are among its newest statements: updated within
-    :data:`ASPECT_WINDOW` of the newest one. ``stating`` gives the positions that state it when known
-    (a reader's cache), else every fact is matched."""
-    if stating is None:
-        stating = [k for k in range(len(contents)) if states(aspect, topics[k], contents[k])]
-    if not stating:
-        return []
-    newest = max(updated[k] for k in stating)
+def relevance_at(query: str, topics: Sequence[str], contents: Sequence[str], updated: Sequence[float],
+                 stating: dict[str, list[int]] | None = None) -> dict[int, float]:
+    """``{position: ASPECT_RELEVANCE}`` for the facts (given as parallel ``topics``, ``contents`` and
+    ``updated`` POSIX seconds) of each aspect ``query`` asks for that are among that aspect's newest
+    statements: updated within :data:`ASPECT_WINDOW` of its newest fact. ``stating`` (aspect name →
+    positions of the facts that state it) is filled and reused when given: a reader keeps it with
+    the facts it holds, so each aspect is matched once on them."""
+    stating = {} if stating is None else stating
     window = ASPECT_WINDOW.total_seconds()
-    return [k for k in stating if newest - updated[k] <= window]
+    out: dict[int, float] = {}
+    for aspect in asked_aspects(query):
+        found = stating.get(aspect.name)
+        if found is None:
+            found = stating[aspect.name] = [k for k in range(len(contents)) if states(aspect, topics[k], contents[k])]
+        if found:
+            newest = max(updated[k] for k in found)
+            out |= {k: ASPECT_RELEVANCE for k in found if newest - updated[k] <= window}
+    return out
 
 
 def aspect_relevance(query: str, facts: Mapping[str, Fact]) -> dict[str, float]:
     """``{fact id: ASPECT_RELEVANCE}`` for the ``facts`` (by id) of an aspect ``query`` asks for that
-    are among the newest statements of that aspect (updated within :data:`ASPECT_WINDOW` of its
-    newest fact); other facts are absent (relevance 0)."""
+    are among the newest statements of that aspect (:func:`relevance_at`); other facts are absent
+    (relevance 0)."""
     ids, found = list(facts), list(facts.values())
-    topics, contents = [f.topic for f in found], [f.content for f in found]
-    updated = [f.updated_at.timestamp() for f in found]
-    return {ids[k]: ASPECT_RELEVANCE for a in asked_aspects(query) for k in newest_of(a, topics, contents, updated)}
+    return {ids[k]: r for k, r in relevance_at(query, [f.topic for f in found], [f.content for f in found],
+                                               [f.updated_at.timestamp() for f in found]).items()}
