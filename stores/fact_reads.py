@@ -91,6 +91,7 @@ class LiveSnapshot:
     parsed: dict[int, Fact] = field(default_factory=dict)
     _lexical: LexicalIndex | None = None
     _stating: dict[str, list[int]] = field(default_factory=dict)
+    _positions: dict[str, int] | None = None
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -101,6 +102,12 @@ class LiveSnapshot:
         if f is None:
             f = self.parsed[pos] = Fact.model_validate_json(self.records[pos])
         return f
+
+    def positions(self) -> dict[str, int]:
+        """Fact id → position, built on first use."""
+        if self._positions is None:
+            self._positions = {i: k for k, i in enumerate(self.ids)}
+        return self._positions
 
     def aspect(self, query: str) -> dict[str, float]:
         """``{fact id: ASPECT_RELEVANCE}`` for the facts of each aspect of the user's life ``query`` asks
@@ -226,14 +233,13 @@ class FactReads:
             scores = snap.lexical().scores(query, coverage=config.lexical_coverage)
             best = sorted(scores, key=scores.get, reverse=True)[: config.lexical_candidates]
             lexical = {i: scores[i] for i in best}
-            at = {i: k for k, i in enumerate(snap.ids)} if len(order) < len(snap) else None
-            extra = [at[i] for i in best] if at is not None else []
+            extra = [snap.positions()[i] for i in best] if len(order) < len(snap) else []
             chosen = np.unique(np.concatenate([order, np.asarray(extra, dtype=order.dtype)]))
         # an aspect of the user's life the query asks for ("near home": where the user lives)
         aspect: dict[str, float] = {}
         if config.aspects and asked_aspects(query):
             aspect = snap.aspect(query)
-            at = {i: k for k, i in enumerate(snap.ids)}
+            at = snap.positions()
             chosen = np.unique(np.concatenate([chosen, np.asarray([at[i] for i in aspect], dtype=chosen.dtype)]))
         return rank(self._contenders(snap, chosen, dist, lexical, aspect, now, config), now, config, lexical, aspect)
 

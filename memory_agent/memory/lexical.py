@@ -114,17 +114,18 @@ class LexicalIndex:
     def raw_scores(self, query: str) -> list[float]:
         """Plain BM25 score of every document for ``query`` (same order as ``ids``; ≥ 0): the sum over
         the query's terms, a repeated term counted again, of ``idf · tf / (tf + k1 · (1 − b + b · len / avg))``."""
-        if not self._n:
-            return []
+        return self._raw(tokenize(query)).tolist()
+
+    def _raw(self, terms: Sequence[str]) -> np.ndarray:
         out = np.zeros(self._n, dtype=np.float64)
-        for term in tokenize(query):
+        for term in terms:
             posting = self._posting(term)
             if posting is None:
                 continue
             docs, tf = posting
             norm = self._k1 * (1.0 - self._b + self._b * self._length[docs] / self._avg)
             out[docs] += self._idf(term) * tf / (tf + norm)
-        return out.tolist()
+        return out
 
     def scores(self, query: str, coverage: float | None = None) -> dict[str, float]:
         """Lexical relevance in [0, 1] of every document with a non-zero BM25 score, by id
@@ -133,5 +134,6 @@ class LexicalIndex:
         if not self._n or not terms:
             return {}
         mass = sum(self._idf(t) for t in terms) * (coverage or self.coverage)
-        raw = self.raw_scores(query)
-        return {i: min(1.0, s / mass) for i, s in zip(self.ids, raw, strict=True) if s > 0}
+        raw = self._raw(terms)
+        hit = np.flatnonzero(raw > 0)
+        return {self.ids[k]: s for k, s in zip(hit.tolist(), np.minimum(1.0, raw[hit] / mass).tolist(), strict=True)}

@@ -300,6 +300,11 @@ _POSTGRES_V5 = (
     "ALTER TABLE facts ADD COLUMN terms TEXT",
 )
 
+#: Version 6: an index that answers "how many live facts has this user" (the readers' cache key, read at
+#: every retrieve) from the index alone; without it the count read every row of the user (9 ms at 10,000
+#: facts, whose rows carry their vectors).
+_V6 = ("CREATE INDEX IF NOT EXISTS facts_user_status ON facts (user_id, status)",)
+
 #: Every migration, oldest first. Version 1 is the schema release 0.1.0 created; its statements stay
 #: ``IF NOT EXISTS``, so running it on a database made by that release changes nothing and records it.
 MIGRATIONS: tuple[Migration, ...] = (
@@ -308,6 +313,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "fact_generations: a per-user token of the facts' last change", _SQLITE_V3, _POSTGRES_V3),
     Migration(4, "api_keys: per-user API keys, stored hashed", _SQLITE_V4, _POSTGRES_V4),
     Migration(5, "facts keep their embedding and lexical tokens", _SQLITE_V5, _POSTGRES_V5),
+    Migration(6, "facts indexed by user and status", _V6, _V6),
 )
 
 #: Every table of the ledger with its text columns: what the ledger's ``scan`` searches.
