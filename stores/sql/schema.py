@@ -21,6 +21,8 @@ Tables (every row keyed by ``user_id``; every query filters on it in SQL):
   (float32 bytes), the embedder's name, and the lexical tokens of its index text (space-separated),
   written in the fact's own transaction, so a query reads a user's live facts, vectors and tokens in one indexed access
   (:mod:`memory_agent.stores.fact_reads`); ``NULL`` for facts written before it.
+- index ``facts_user_status`` on ``facts (user_id, status)`` (migration 6): a user's live count, half
+  of the readers' cache key, read at every retrieve, from the index alone.
 - ``schema_migrations``: ``(version, name, applied_at)`` of every migration applied (see
   :mod:`memory_agent.stores.sql.migrations`).
 
