@@ -96,7 +96,10 @@ class ProposalPlanning:
         this_turn: list[tuple[ProposedFact, list[float]]] = []
         for i, p in enumerate(proposed):
             pid = stable_id(user_id, thread_id, ",".join(p.message_ids), str(i), p.content, prefix="p_")
-            verdict = check_proposal(p, messages, carried=self._carried(user_id, p, shown, now))
+            target, problem = self._target(user_id, p, shown, now)
+            # an update may keep the values of the live memory it replaces
+            carried = target.content if target is not None and p.operation == "update" else ""
+            verdict = check_proposal(p, messages, carried=carried)
             if not verdict.ok:
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": "invalid", "reason": verdict.reason})
                 continue
@@ -112,7 +115,7 @@ class ProposalPlanning:
             this_turn.append((p, embedding))
             neighbours = self.nearest_facts(user_id, embedding, 10)
             cited = " ".join(message_text(m) for m in messages if m.id in set(p.message_ids))
-            decision = self._judge(user_id, p, shown, embedding, neighbours, cited, now)
+            decision = self._judge(p, target, problem, embedding, neighbours, cited)
             target = decision.target
             if decision.operation in ("NOOP", "DROP") or (target is not None and target.id in planned):
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": decision.operation.lower(),
@@ -174,28 +177,25 @@ class ProposalPlanning:
                 planned.add(fact.id)
         return out
 
-    def _carried(self, user_id: str, p: ProposedFact, shown: Mapping[str, str], now: datetime) -> str:
-        """The content of the live memory an update names as its target, read again from this user's
-        own store (``""`` for any other proposal, or a target that cannot be acted on): the values an
-        update may keep from it without the user saying them again."""
-        if p.operation != "update" or not p.target or p.target not in shown:
-            return ""
-        fact = self.ledger.get_fact(user_id, shown[p.target])
-        return fact.content if fact is not None and target_problem(p.target, shown, fact, user_id, now) is None else ""
-
-    def _judge(self, user_id: str, p: ProposedFact, shown: Mapping[str, str], embedding: list[float],
-               neighbours: list[tuple[Fact, float]], cited: str, now: datetime) -> Decision:
-        """The model's judgement of ``p`` against the memories it was shown, checked by code
-        (:func:`memory_agent.memory.reconcile.judge`): its target is read again from this user's own
-        store, so only a live fact of this user that was shown can be updated or retracted."""
+    def _target(self, user_id: str, p: ProposedFact, shown: Mapping[str, str],
+                now: datetime) -> tuple[Fact | None, str | None]:
+        """``(target, problem)``: the memory ``p`` names, read again from this user's own store, when it
+        can be acted on (a live fact of this user that was shown; else ``None``), and why not
+        (:func:`memory_agent.memory.reconcile.target_problem`; ``None`` when it can, or names none)."""
         fact = self.ledger.get_fact(user_id, shown[p.target]) if p.target and p.target in shown else None
         problem = target_problem(p.target, shown, fact, user_id, now)
-        target = fact if p.target and problem is None else None
+        return (fact if p.target and problem is None else None), problem
+
+    def _judge(self, p: ProposedFact, target: Fact | None, problem: str | None, embedding: list[float],
+               neighbours: list[tuple[Fact, float]], cited: str) -> Decision:
+        """The model's judgement of ``p`` against the memories it was shown, checked by code
+        (:func:`memory_agent.memory.reconcile.judge`): ``target`` and ``problem`` come from
+        :meth:`_target`, so only a live fact of this user that was shown can be updated or retracted."""
         similarity = 0.0
         if target is not None:
             near = next((d for f, d in neighbours if f.id == target.id), None)
             similarity = similarity_from_distance(near) if near is not None else \
-                cosine_similarity(embedding, self._embed(user_id, target.index_text))
+                cosine_similarity(embedding, self._embed(target.user_id, target.index_text))
         return judge(p, target, similarity, neighbours, self.reconcile_config, message=cited, problem=problem)
 
 

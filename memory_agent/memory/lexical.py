@@ -83,10 +83,11 @@ class LexicalIndex:
         term_ids = np.fromiter((vocab.setdefault(t, len(vocab)) for toks in tokens for t in toks),
                                dtype=np.int64, count=int(lengths.sum()))
         docs = np.repeat(np.arange(self._n, dtype=np.int64), lengths)
-        pairs, counts = np.unique(term_ids * max(self._n, 1) + docs, return_counts=True)
-        terms = pairs // max(self._n, 1)
+        width = max(self._n, 1)  # (term, document) pairs coded as one integer, term first
+        pairs, counts = np.unique(term_ids * width + docs, return_counts=True)
+        terms = pairs // width
         self._vocab = vocab
-        self._docs = (pairs % max(self._n, 1)).astype(np.intp)
+        self._docs = (pairs % width).astype(np.intp)
         self._tf = counts.astype(np.float64)
         self._start = np.searchsorted(terms, np.arange(len(vocab) + 1))
         # a document with no token counts as one of length 1 (bm25s, which this matches, indexes a
