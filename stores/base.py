@@ -77,6 +77,16 @@ class FactIndex(Protocol):
         ``{"store", "table", "column", "needle", "rows"}``, empty when nothing remains."""
 
 
+#: What :meth:`FactRecords.live_rows` gives per fact, in order: id, the fact's JSON, its embedding
+#: (float32 bytes) and embedder name, its lexical tokens (space-separated), kind, content, created_at
+#: and updated_at (ISO), then the ranking fields kept as columns (topic, importance 0–1, valid_until
+#: ISO, the aspects it states: ``memory_agent.memory.aspects.stated_aspects``). Any of embedding,
+#: embedder, terms and the last four may be ``None`` for rows of an older release; ``importance``
+#: ``None`` means the ranking fields must be read from the JSON.
+LIVE_COLUMNS = ("id", "data", "embedding", "embedder", "terms", "kind", "content", "created_at", "updated_at",
+                "topic", "importance", "valid_until", "aspects")
+
+
 class FactRecords(Protocol):
     """Every committed fact of each user, with its status history."""
 
@@ -87,9 +97,9 @@ class FactRecords(Protocol):
         in one transaction; a stored fact that is no longer confirmed is left as it is (its status and
         ``superseded_by`` change only by :meth:`change_status`)."""
 
-    def live_rows(self, user_id: str) -> tuple[str, list[tuple[str, str, bytes | None, str | None, str | None]]]:
-        """``(generation, rows)``, rows ``(id, fact JSON, float32 embedding bytes | None, embedder | None,
-        space-separated tokens | None)`` of the user's confirmed facts, oldest first; the generation is read first."""
+    def live_rows(self, user_id: str) -> tuple[str, list[tuple]]:
+        """``(generation, rows)``, one row per confirmed fact of the user, oldest first, with the columns
+        :data:`LIVE_COLUMNS` names in that order; the generation is read first."""
 
     def live_key(self, user_id: str) -> tuple[str, int]:
         """``(generation, number of confirmed facts)`` of the user."""

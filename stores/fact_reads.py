@@ -40,7 +40,7 @@ from langchain_core.embeddings import Embeddings
 
 from memory_agent.core.facts import EPISODE_KIND, Fact, index_text
 from memory_agent.core.kinds import is_profile
-from memory_agent.memory.aspects import asked_aspects, relevance_at
+from memory_agent.memory.aspects import asked_aspects, relevance_at, stated_names
 from memory_agent.memory.lexical import LexicalIndex, tokenize
 from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, rank
 from memory_agent.stores.base import EmbedderMismatchError, FactIndex, FactLedger
@@ -73,6 +73,8 @@ class LiveSnapshot:
         importance: 0–1; profile: whether the kind is a profile kind.
         tokens: each fact's lexical document as tokens (an episode's starts with the episode before it).
         topics, contents: each fact's topic and content (what an aspect of the user's life is matched on).
+        stated: the aspects each fact states as its writer stored them
+            (:func:`~memory_agent.memory.aspects.stated_names`; ``None``: matched on topic and content).
         complete: every live row had its vector in the ledger (only then is the snapshot kept).
     """
 
@@ -87,6 +89,7 @@ class LiveSnapshot:
     tokens: list[list[str]]
     topics: list[str] = field(default_factory=list)
     contents: list[str] = field(default_factory=list)
+    stated: list[str | None] = field(default_factory=list)
     complete: bool = True
     parsed: dict[int, Fact] = field(default_factory=dict)
     _lexical: LexicalIndex | None = None
@@ -112,9 +115,10 @@ class LiveSnapshot:
     def aspect(self, query: str) -> dict[str, float]:
         """``{fact id: ASPECT_RELEVANCE}`` for the facts of each aspect of the user's life ``query`` asks
         for (:func:`memory_agent.memory.aspects.relevance_at` on the stored topic and content: no fact
-        is parsed), each aspect matched once per snapshot."""
-        return {self.ids[k]: r for k, r in
-                relevance_at(query, self.topics, self.contents, self.updated, self._stating).items()}
+        is parsed; the aspects its writer stored when their version is current), each aspect matched once per
+        snapshot."""
+        return {self.ids[k]: r for k, r in relevance_at(query, self.topics, self.contents, self.updated,
+                                                          self._stating, self.stated or None).items()}
 
     def lexical(self) -> LexicalIndex:
         """BM25 over the facts' lexical documents, built on first use."""
@@ -138,57 +142,70 @@ class LiveSnapshot:
         return 1.0 - (self.vectors @ q).astype(np.float64)
 
 
-def build_snapshot(generation: str, rows: Sequence[tuple[str, str, bytes | None, str | None, str | None]],
-                   index_vectors, embedder: str) -> LiveSnapshot:
-    """A :class:`LiveSnapshot` from :meth:`~memory_agent.stores.base.FactRecords.live_rows`;
-    ``index_vectors(ids) -> {id: vector}`` supplies the vectors of rows stored without one.
+def build_snapshot(generation: str, rows: Sequence[tuple], index_vectors, embedder: str) -> LiveSnapshot:
+    """A :class:`LiveSnapshot` from :meth:`~memory_agent.stores.base.FactRecords.live_rows` (columns
+    :data:`~memory_agent.stores.base.LIVE_COLUMNS`); ``index_vectors(ids) -> {id: vector}`` supplies the
+    vectors of rows stored without one.
+
+    Ranking reads the columns the writer keeps (migration 7); a fact's JSON is parsed only for an episode
+    (its thread and the episode before it) or a row written before those columns.
 
     Raises:
         EmbedderMismatchError: a row's vector was made by another embedder than ``embedder``.
     """
-    other = next((r[3] for r in rows if r[2] is not None and r[3] != embedder), None)
+    if not rows:
+        return LiveSnapshot(key=(generation, 0), ids=[], records=[], vectors=np.zeros((0, 0), dtype=np.float32),
+                            updated=np.zeros(0), valid_until=np.zeros(0), importance=np.zeros(0),
+                            profile=np.zeros(0, dtype=bool), tokens=[])
+    (ids, data, blobs, embedders, terms, kinds, contents, created, updated,
+     topics, importance, valid_until, aspects) = (list(c) for c in zip(*rows, strict=True))
+    other = next((e for b, e in zip(blobs, embedders, strict=True) if b is not None and e != embedder), None)
     if other is not None:
         raise EmbedderMismatchError(
             f"The memories of this user were embedded with {other} but the configured embedder is {embedder}. "
             "Set the embedder back (MEMORY_AGENT_EMBEDDER) or use a new data folder.")
-    records = [orjson.loads(r[1]) for r in rows]  # 4x json.loads at 10,000 rows (a third of a cold read)
-    missing = [r[0] for r in rows if r[2] is None]
+    # rows of a release before the ranking columns: their fields from the JSON
+    for k in (k for k, w in enumerate(importance) if w is None):
+        rec = orjson.loads(data[k])
+        topics[k], importance[k], valid_until[k] = rec.get("topic", ""), rec.get("importance", 0.5), \
+            rec.get("valid_until")
+    missing = [ids[k] for k, b in enumerate(blobs) if b is None]
     fetched = index_vectors(missing) if missing else {}
-    keep = [k for k, r in enumerate(rows) if r[2] is not None or r[0] in fetched]
+    keep = [k for k, b in enumerate(blobs) if b is not None or ids[k] in fetched]
     if not missing:  # one buffer for every row: no per-row array
-        matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1) if rows \
-            else np.zeros((0, 0), dtype=np.float32)
+        matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(rows), -1)
     else:
-        vecs = [np.frombuffer(rows[k][2], dtype=np.float32) if rows[k][2] is not None
-                else np.asarray(fetched[rows[k][0]], dtype=np.float32) for k in keep]
+        vecs = [np.frombuffer(blobs[k], dtype=np.float32) if blobs[k] is not None
+                else np.asarray(fetched[ids[k]], dtype=np.float32) for k in keep]
         matrix = np.vstack(vecs) if vecs else np.zeros((0, 0), dtype=np.float32)
-    if len(matrix):
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        matrix = matrix / np.where(norms == 0, 1.0, norms)
+    if len(matrix):  # unit rows (the embedders give them already: then nothing is copied)
+        norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
+        if not np.allclose(norms, 1.0, atol=1e-4):
+            matrix = matrix / np.where(norms == 0, 1.0, norms)[:, None]
     # an episode is searched with the episode before it in its thread (memory.retrieval.lexical_documents)
+    episodes = {k: orjson.loads(data[k]) for k in keep if kinds[k] == EPISODE_KIND}
     previous: dict[str, dict] = {}
     before: dict[int, dict] = {}
-    for k in sorted((k for k in keep if records[k]["kind"] == EPISODE_KIND),
-                    key=lambda k: datetime.fromisoformat(records[k]["created_at"])):
-        thread = records[k]["source"]["thread_id"]
+    for k in sorted(episodes, key=lambda k: datetime.fromisoformat(created[k])):
+        thread = episodes[k]["source"]["thread_id"]
         if thread in previous:
             before[k] = previous[thread]
-        previous[thread] = records[k]
+        previous[thread] = episodes[k]
     tokens = []
     for k in keep:
-        rec, terms = records[k], rows[k][4]
-        own = terms.split() if terms is not None else tokenize(index_text(rec.get("topic", ""), rec["content"]))
+        own = terms[k].split() if terms[k] is not None else tokenize(index_text(topics[k] or "", contents[k]))
         tokens.append(tokenize(before[k]["content"]) + own if k in before else own)
     inf = float("inf")
+    profile = {kind: is_profile(kind) for kind in set(kinds)}
     return LiveSnapshot(
-        key=(generation, len(rows)), ids=[rows[k][0] for k in keep], records=[rows[k][1] for k in keep],
+        key=(generation, len(rows)), ids=[ids[k] for k in keep], records=[data[k] for k in keep],
         vectors=matrix.astype(np.float32, copy=False),
-        updated=np.array([_ts(records[k]["updated_at"], 0.0) for k in keep], dtype=np.float64),
-        valid_until=np.array([_ts(records[k].get("valid_until"), inf) for k in keep], dtype=np.float64),
-        importance=np.array([float(records[k].get("importance", 0.5)) for k in keep], dtype=np.float64),
-        profile=np.array([is_profile(records[k]["kind"]) for k in keep], dtype=bool),
-        tokens=tokens, topics=[records[k].get("topic", "") for k in keep],
-        contents=[records[k]["content"] for k in keep], complete=not missing,
+        updated=np.array([_ts(updated[k], 0.0) for k in keep], dtype=np.float64),
+        valid_until=np.array([_ts(valid_until[k], inf) for k in keep], dtype=np.float64),
+        importance=np.array([float(importance[k]) for k in keep], dtype=np.float64),
+        profile=np.array([profile[kinds[k]] for k in keep], dtype=bool),
+        tokens=tokens, topics=[topics[k] or "" for k in keep], contents=[contents[k] for k in keep],
+        stated=[stated_names(aspects[k]) for k in keep], complete=not missing,
     )
 
 

@@ -20,6 +20,7 @@ French, German and Spanish for where one lives and works.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -28,8 +29,8 @@ from functools import lru_cache
 
 from memory_agent.core.facts import Fact, index_text
 
-__all__ = ["ASPECTS", "ASPECT_RELEVANCE", "Aspect", "aspect_relevance", "asked_aspects", "fact_aspects", "relevance_at",
-           "states"]
+__all__ = ["ASPECTS", "ASPECTS_VERSION", "ASPECT_RELEVANCE", "Aspect", "aspect_relevance", "asked_aspects",
+           "fact_aspects", "relevance_at", "stated_aspects", "stated_names", "states"]
 
 #: Relevance (0–1) a fact gets from an aspect the request asks for: above both similarity floors of
 #: ``RetrievalConfig`` (0.25, profile 0.12), below a close paraphrase (0.7 and up).
@@ -210,20 +211,50 @@ _ANCHORED = frozenset(a.name for a in ASPECTS if "^" in a.fact.pattern)
 _BY_NAME = {a.name: a for a in ASPECTS}
 
 
+#: Names the table's aspects and their fact patterns: a stored list of the aspects a fact states
+#: (:func:`stated_aspects`) is used only while it carries this tag, so a release that changes a
+#: pattern matches the older rows again instead of trusting them.
+ASPECTS_VERSION = "a" + hashlib.sha256(
+    "\n".join(f"{a.name}\t{a.fact.pattern}\t{a.fact.flags}" for a in ASPECTS).encode()).hexdigest()[:10]
+
+
+def stated_aspects(topic: str, content: str) -> str:
+    """What a writer stores beside a fact: :data:`ASPECTS_VERSION` and the names of the aspects the
+    fact states, space-separated (``"a1b2c3d4e5f home work"``); read back by :func:`stated_names`."""
+    return " ".join([ASPECTS_VERSION, *(a.name for a in ASPECTS if states(a, topic, content))])
+
+
+def stated_names(stored: str | None) -> str | None:
+    """The names a :func:`stated_aspects` value lists, as ``" home work "`` (test a name with
+    ``f" {name} " in ...``), or ``None`` when it is missing or was written under another
+    :data:`ASPECTS_VERSION` (the fact must be matched again)."""
+    if not stored or not stored.startswith(ASPECTS_VERSION):
+        return None
+    return stored[len(ASPECTS_VERSION):] + " "
+
+
 def relevance_at(query: str, topics: Sequence[str], contents: Sequence[str], updated: Sequence[float],
-                 stating: dict[str, list[int]] | None = None) -> dict[int, float]:
+                 stating: dict[str, list[int]] | None = None,
+                 stated: Sequence[str | None] | None = None) -> dict[int, float]:
     """``{position: ASPECT_RELEVANCE}`` for the facts (given as parallel ``topics``, ``contents`` and
     ``updated`` POSIX seconds) of each aspect ``query`` asks for that are among that aspect's newest
     statements: updated within :data:`ASPECT_WINDOW` of its newest fact. ``stating`` (aspect name →
     positions of the facts that state it) is filled and reused when given: a reader keeps it with
-    the facts it holds, so each aspect is matched once on them."""
+    the facts it holds, so each aspect is matched once on them. ``stated`` (parallel, optional) holds
+    each fact's stored names (:func:`stated_names`); a fact with ``None`` there is matched by pattern."""
     stating = {} if stating is None else stating
     window = ASPECT_WINDOW.total_seconds()
     out: dict[int, float] = {}
     for aspect in asked_aspects(query):
         found = stating.get(aspect.name)
         if found is None:
-            found = stating[aspect.name] = [k for k in range(len(contents)) if states(aspect, topics[k], contents[k])]
+            if stated is None:
+                found = [k for k in range(len(contents)) if states(aspect, topics[k], contents[k])]
+            else:
+                name = f" {aspect.name} "
+                found = [k for k, names in enumerate(stated)
+                         if (name in names if names is not None else states(aspect, topics[k], contents[k]))]
+            stating[aspect.name] = found
         if found:
             newest = max(updated[k] for k in found)
             out |= {k: ASPECT_RELEVANCE for k in found if newest - updated[k] <= window}

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from memory_agent.core.facts import Fact
+from memory_agent.stores.base import LIVE_COLUMNS
 from memory_agent.stores.sql.dialects import PostgresDialect, SQLiteDialect
 from memory_agent.stores.sql.erasure import SQLErasure
 from memory_agent.stores.sql.migrations import migrate
@@ -31,7 +32,7 @@ from memory_agent.stores.sql.schema import (
     SUMMARY_COLUMNS,
     Migration,
 )
-from memory_agent.stores.sql.transitions import SQLTransitions
+from memory_agent.stores.sql.transitions import SQLTransitions, ranking_columns
 
 
 class SQLFactLedger(SQLTransitions, SQLErasure):
@@ -118,33 +119,37 @@ class SQLFactLedger(SQLTransitions, SQLErasure):
         rows = [
             (f.user_id, f.id, f.status, f.kind, f.content, f.created_at.isoformat(), f.updated_at.isoformat(),
              f.model_dump_json(), None if embeddings is None else np.asarray(embeddings[k], dtype=np.float32).tobytes(),
-             None if embeddings is None else embedder, None if terms is None else " ".join(terms[k]))
+             None if embeddings is None else embedder, None if terms is None else " ".join(terms[k]),
+             *ranking_columns(f))
             for k, f in enumerate(facts)
         ]
         with self._transaction() as conn:
             for row in rows:
                 conn.execute(
                     "INSERT INTO facts (user_id, id, status, kind, content, created_at, updated_at, data, embedding, "
-                    f"embedder, terms) VALUES ({self._marks(11)}) ON CONFLICT (user_id, id) DO UPDATE SET "
+                    f"embedder, terms, topic, importance, valid_until, aspects) VALUES ({self._marks(15)}) "
+                    "ON CONFLICT (user_id, id) DO UPDATE SET "
                     "status = excluded.status, kind = excluded.kind, content = excluded.content, "
                     "created_at = excluded.created_at, updated_at = excluded.updated_at, data = excluded.data, "
-                    "embedding = excluded.embedding, embedder = excluded.embedder, terms = excluded.terms "
-                    "WHERE facts.status = 'confirmed'", row)
+                    "embedding = excluded.embedding, embedder = excluded.embedder, terms = excluded.terms, "
+                    "topic = excluded.topic, importance = excluded.importance, valid_until = excluded.valid_until, "
+                    "aspects = excluded.aspects WHERE facts.status = 'confirmed'", row)
             for user_id in sorted({f.user_id for f in facts}):
                 self._bump_generation(conn, user_id)
 
-    def live_rows(self, user_id: str) -> tuple[str, list[tuple[str, str, bytes | None, str | None, str | None]]]:
-        """``(generation, rows)``: the user's :meth:`generation` and one row per confirmed fact,
-        ``(id, fact JSON, float32 embedding bytes or None, embedder name or None, space-separated lexical
-        tokens or None)``, in
+    def live_rows(self, user_id: str) -> tuple[str, list[tuple]]:
+        """``(generation, rows)``: the user's :meth:`generation` and one row per confirmed fact, the columns
+        :data:`memory_agent.stores.base.LIVE_COLUMNS` names (embedding as float32 bytes), in
         ``(created_at, id)`` order; one indexed read (primary key ``(user_id, id)``). The generation is read
         first, so rows newer than it make the caller read again, never keep stale rows."""
         p = self._p
         with self._transaction() as conn:
             row = conn.execute(f"SELECT generation FROM fact_generations WHERE user_id = {p}", (user_id,)).fetchone()
-            rows = conn.execute(f"SELECT id, data, embedding, embedder, terms FROM facts WHERE user_id = {p} "
+            rows = conn.execute(f"SELECT {', '.join(LIVE_COLUMNS)} FROM facts WHERE user_id = {p} "
                                 "AND status = 'confirmed' ORDER BY created_at, id", (user_id,)).fetchall()
-        return (row[0] if row else ""), [(r[0], r[1], None if r[2] is None else bytes(r[2]), r[3], r[4]) for r in rows]
+        if rows and not isinstance(rows[0][2], bytes | None):  # psycopg gives memoryview for BYTEA
+            rows = [(*r[:2], None if r[2] is None else bytes(r[2]), *r[3:]) for r in rows]
+        return (row[0] if row else ""), rows
 
     def live_key(self, user_id: str) -> tuple[str, int]:
         """``(generation, number of confirmed facts)`` of the user: what a cache of :meth:`live_rows`

@@ -23,6 +23,10 @@ Tables (every row keyed by ``user_id``; every query filters on it in SQL):
   (:mod:`memory_agent.stores.fact_reads`); ``NULL`` for facts written before it.
 - index ``facts_user_status`` on ``facts (user_id, status)`` (migration 6): a user's live count, half
   of the readers' cache key, read at every retrieve, from the index alone.
+- ``facts.topic`` / ``facts.importance`` / ``facts.valid_until`` / ``facts.aspects`` (migration 7): the
+  fields ranking reads, copied from the fact's record by every write of it, and the aspects of the user's
+  life it states (:func:`memory_agent.memory.aspects.stated_aspects`); ``importance`` is ``NULL`` for
+  rows written before it.
 - ``schema_migrations``: ``(version, name, applied_at)`` of every migration applied (see
   :mod:`memory_agent.stores.sql.migrations`).
 
@@ -307,6 +311,24 @@ _POSTGRES_V5 = (
 #: facts, whose rows carry their vectors).
 _V6 = ("CREATE INDEX IF NOT EXISTS facts_user_status ON facts (user_id, status)",)
 
+#: Version 7: the fields ranking reads of every live fact, as columns written with the fact, so a user's
+#: first read parses no JSON and matches no pattern per row: ``topic``, ``importance`` (0–1),
+#: ``valid_until`` (ISO text or NULL) and ``aspects`` (the aspects of the user's life the fact states,
+#: tagged with the patterns' version: ``memory_agent.memory.aspects.stated_aspects``). ``NULL`` in
+#: ``importance`` marks a row written before it (read from its JSON).
+_SQLITE_V7 = (
+    "ALTER TABLE facts ADD COLUMN topic TEXT",
+    "ALTER TABLE facts ADD COLUMN importance REAL",
+    "ALTER TABLE facts ADD COLUMN valid_until TEXT",
+    "ALTER TABLE facts ADD COLUMN aspects TEXT",
+)
+_POSTGRES_V7 = (
+    "ALTER TABLE facts ADD COLUMN topic TEXT",
+    "ALTER TABLE facts ADD COLUMN importance DOUBLE PRECISION",
+    "ALTER TABLE facts ADD COLUMN valid_until TEXT",
+    "ALTER TABLE facts ADD COLUMN aspects TEXT",
+)
+
 #: Every migration, oldest first. Version 1 is the schema release 0.1.0 created; its statements stay
 #: ``IF NOT EXISTS``, so running it on a database made by that release changes nothing and records it.
 MIGRATIONS: tuple[Migration, ...] = (
@@ -316,11 +338,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "api_keys: per-user API keys, stored hashed", _SQLITE_V4, _POSTGRES_V4),
     Migration(5, "facts keep their embedding and lexical tokens", _SQLITE_V5, _POSTGRES_V5),
     Migration(6, "facts indexed by user and status", _V6, _V6),
+    Migration(7, "facts keep their ranking fields as columns", _SQLITE_V7, _POSTGRES_V7),
 )
 
 #: Every table of the ledger with its text columns: what the ledger's ``scan`` searches.
 SCANNED_COLUMNS: dict[str, tuple[str, ...]] = {
-    "facts": ("user_id", "id", "content", "data", "terms"),
+    "facts": ("user_id", "id", "content", "data", "terms", "topic"),
     "audit_log": ("user_id", "thread_id", "content", "evidence", "reason", "proposal", "fact_id", "target_id"),
     "fact_uses": ("user_id", "fact_id", "turn_id"),
     "user_threads": ("user_id", "thread_id"),

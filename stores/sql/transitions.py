@@ -16,6 +16,14 @@ from datetime import datetime
 from typing import Any
 
 from memory_agent.core.facts import Fact
+from memory_agent.memory.aspects import stated_aspects
+
+
+def ranking_columns(fact: Fact) -> tuple[str, float, str | None, str]:
+    """``(topic, importance, valid_until ISO or None, aspects)``: the columns of migration 7, which every
+    statement that writes a fact's record writes from it (:mod:`memory_agent.stores.sql.schema`)."""
+    return (fact.topic, fact.importance, fact.valid_until.isoformat() if fact.valid_until else None,
+            stated_aspects(fact.topic, fact.content))
 
 
 class SQLTransitions:
@@ -92,9 +100,10 @@ class SQLTransitions:
         same_text = Fact.model_validate_json(row[0]).index_text == fact.index_text
         keep = "" if same_text else ", embedding = NULL, embedder = NULL, terms = NULL"
         return conn.execute(
-            f"UPDATE facts SET kind = {p}, content = {p}, updated_at = {p}, data = {p}{keep} "
-            f"WHERE user_id = {p} AND id = {p} AND status = 'confirmed'",
-            (fact.kind, fact.content, fact.updated_at.isoformat(), fact.model_dump_json(), fact.user_id, fact.id),
+            f"UPDATE facts SET kind = {p}, content = {p}, updated_at = {p}, data = {p}, topic = {p}, importance = {p}, "
+            f"valid_until = {p}, aspects = {p}{keep} WHERE user_id = {p} AND id = {p} AND status = 'confirmed'",
+            (fact.kind, fact.content, fact.updated_at.isoformat(), fact.model_dump_json(), *ranking_columns(fact),
+             fact.user_id, fact.id),
         ).rowcount == 1
 
     def journal_end(self, user_id: str, entry_id: str, *, audit: dict[str, Any] | None = None,

@@ -124,3 +124,48 @@ def test_a_rewrite_that_changes_the_text_drops_the_stored_vector(tmp_path, embed
     assert memory.ledger.live_rows("alice")[1][0][2] is not None
     memory.ledger.update_live_fact(fact.model_copy(update={"content": "The user lives in Rome."}))
     assert memory.ledger.live_rows("alice")[1][0][2] is None  # read from the index until written again
+
+
+def test_the_ranking_columns_follow_every_rewrite_of_the_fact(tmp_path, embedder):
+    from memory_agent.memory.aspects import ASPECTS_VERSION
+    from memory_agent.stores.base import LIVE_COLUMNS
+
+    memory = _open(tmp_path, embedder)
+    fact_id = _commit(memory, "alice", "fact", "home", "The user lives in Oslo.", 0)
+    col = {name: k for k, name in enumerate(LIVE_COLUMNS)}
+    row = memory.ledger.live_rows("alice")[1][0]
+    assert (row[col["topic"]], row[col["valid_until"]]) == ("home", None)
+    assert row[col["importance"]] == 0.3 and row[col["aspects"]].split()[0] == ASPECTS_VERSION
+    assert {"home", "self"} <= set(row[col["aspects"]].split()[1:])
+    fact: Fact = memory.ledger.get_fact("alice", fact_id)
+    memory.ledger.update_live_fact(fact.model_copy(update={
+        "importance": 0.9, "valid_until": day(9), "topic": "work", "content": "The user works at a bakery."}))
+    row = memory.ledger.live_rows("alice")[1][0]
+    assert (row[col["topic"]], row[col["importance"]], row[col["valid_until"]]) == ("work", 0.9, day(9).isoformat())
+    assert "work" in row[col["aspects"]].split() and "home" not in row[col["aspects"]].split()
+    # the stored end is what a reader applies: past it, the fact is not retrieved
+    assert [s.fact.id for s in memory.retrieve("alice", "Where do I work?", day(8))] == [fact_id]
+    assert memory.retrieve("alice", "Where do I work?", day(10)) == []
+
+
+def test_rows_without_the_ranking_columns_or_with_another_aspect_version_rank_the_same(tmp_path, embedder):
+    memory = _open(tmp_path, embedder)
+    for n, (kind, topic, content) in enumerate(TEXTS):
+        _commit(memory, "alice", kind, topic, content, n)
+    now = day(30)
+    queries = [*QUERIES, "any nice day trips near home?", "what should I feed my dog?", "a bio for my job"]
+
+    def ranked(m):
+        return [[(s.fact.id, round(s.score, 9)) for s in m.retrieve("alice", q, now)] for q in queries]
+
+    before = ranked(memory)
+    assert sum(map(len, before)) > len(queries)
+    conn = memory.ledger.conn
+    # an aspect list stored under other patterns (a release that changed them) is matched again
+    conn.execute("UPDATE facts SET aspects = 'a0000000000 pet' WHERE user_id = 'alice'")
+    conn.commit()
+    assert ranked(_open(tmp_path, embedder, memory.index.client)) == before
+    # a row of a release before the columns: everything read from its JSON
+    conn.execute("UPDATE facts SET topic = NULL, importance = NULL, valid_until = NULL, aspects = NULL")
+    conn.commit()
+    assert ranked(_open(tmp_path, embedder, memory.index.client)) == before

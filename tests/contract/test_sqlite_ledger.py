@@ -52,7 +52,8 @@ def test_a_locked_database_is_not_reported_as_damaged(tmp_path):
 #: may hold what a user said goes into ``SCANNED_COLUMNS`` (and, on audit_log, ``AUDIT_TEXT_COLUMNS``).
 NOT_SCANNED = {
     "schema_migrations": {"version", "name", "applied_at"},  # the schema's own history
-    "facts": {"status", "kind", "created_at", "updated_at", "embedder"},  # embedder: a model name
+    # embedder: a model name; valid_until: a time; aspects: names from the aspect table and its version tag
+    "facts": {"status", "kind", "created_at", "updated_at", "embedder", "valid_until", "aspects"},
     "audit_log": {"id", "at", "operation", "kind", "decision", "decided_by"},
     "fact_uses": {"at"},
     "user_threads": {"created_at"},
