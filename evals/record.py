@@ -13,6 +13,7 @@ bridge's ``QUEUE/log.jsonl``. Two ways turn that into a recording file:
   When it stops (done or not) it adds to the recording file the bridge log's record of every
   prompt the run met; a prompt already in the log is not asked again, so an interrupted recording
   resumes where it stopped. The recording file gets only the calls of its scenario file.
+- :func:`record_redteam` does the same for a red-team file (:mod:`memory_agent.evals.redteam`).
 - :func:`convert_log` merges a whole bridge log into a recording file (by prompt key; a later
   answer to the same prompt replaces an earlier one).
 
@@ -30,12 +31,14 @@ from typing import Literal
 import httpx
 
 from memory_agent.app.settings import Settings
+from memory_agent.evals.redteam import ItemResult, load_redteam, run_redteam
 from memory_agent.evals.scenario_format import load_scenarios
 from memory_agent.evals.scenario_results import ScenarioResult
 from memory_agent.evals.scenario_runner import make_agent_factory, run_scenarios
 from memory_agent.models.replay import ReplayChatModel, load_recordings, records_from_log, save_recordings
 
-__all__ = ["ConvertResult", "RecordError", "RecordResult", "bridge_model", "convert_log", "record_scenarios"]
+__all__ = ["ConvertResult", "RecordError", "RecordResult", "bridge_model", "convert_log", "record_redteam",
+           "record_scenarios"]
 
 #: Seconds the recorder waits for one answer (the bridge itself gives up after its own ``--wait``,
 #: 900 s by default; start it with a longer ``--wait`` for slow hands).
@@ -160,6 +163,51 @@ def record_scenarios(
         FileNotFoundError, memory_agent.evals.scenario_format.ScenarioFormatError: a bad scenario file.
     """
     scenarios = load_scenarios(file)
+
+    def run(factory) -> list[str]:
+        errors: list[str] = []
+        for memory in (True, False) if answers == "recorded" else (True,):
+            report = run_scenarios(scenarios, agent_factory=factory, memory=memory, on_result=on_result)
+            errors += [f"{r.id} (memory {'on' if memory else 'off'}): {r.error}" for r in report.scenarios if r.error]
+        return errors
+
+    return _record(run, fixtures, queue=queue, base_url=base_url, answers=answers, settings=settings,
+                   timeout=timeout)
+
+
+def record_redteam(
+    file: Path,
+    fixtures: Path,
+    *,
+    queue: Path,
+    base_url: str,
+    settings: Settings | None = None,
+    on_result: Callable[[ItemResult], None] | None = None,
+    timeout: float = ANSWER_TIMEOUT,
+) -> RecordResult:
+    """:func:`record_scenarios` for a red-team file (:mod:`memory_agent.evals.redteam`): every item's
+    turns and its later "what do you remember" turn run as ``memory-agent eval redteam`` runs them,
+    extraction calls sent to the bridge, answers by the offline stand-in (replay with
+    ``replay:FILE?answers=offline``).
+
+    Raises:
+        RecordError, memory_agent.models.errors.ModelError: as :func:`record_scenarios`.
+        FileNotFoundError, ValueError: a bad red-team file.
+    """
+    load_redteam(file)  # a bad file fails before anything is asked
+
+    def run(factory) -> list[str]:
+        report = run_redteam(file, agent_factory=factory, on_result=on_result)
+        return [f"{r.id}: {r.error}" for r in report.items if r.error]
+
+    return _record(run, fixtures, queue=queue, base_url=base_url, answers="offline", settings=settings,
+                   timeout=timeout)
+
+
+def _record(run: Callable[[Callable], list[str]], fixtures: Path, *, queue: Path, base_url: str,
+            answers: Literal["offline", "recorded"], settings: Settings | None, timeout: float) -> RecordResult:
+    """Call ``run(agent_factory)`` with a model that answers from ``fixtures`` and the bridge log first and
+    asks the bridge for the rest; then add to ``fixtures`` the log's record of every prompt the run met."""
     log = Path(queue) / "log.jsonl"
     existing = load_recordings(fixtures) if Path(fixtures).is_file() else {}
     model = ReplayChatModel(path=str(fixtures), records={**_logged(log), **existing}, answers=answers,
@@ -168,9 +216,7 @@ def record_scenarios(
     errors: list[str] = []
     converted = ConvertResult()
     try:
-        for memory in (True, False) if answers == "recorded" else (True,):
-            report = run_scenarios(scenarios, agent_factory=factory, memory=memory, on_result=on_result)
-            errors += [f"{r.id} (memory {'on' if memory else 'off'}): {r.error}" for r in report.scenarios if r.error]
+        errors = run(factory)
     finally:
         logged = _logged(log)
         for key in model.used - existing.keys():

@@ -3,6 +3,7 @@
 Commands::
 
     memory-agent eval record run SCENARIOS --fixtures FILE --queue DIR [--base-url URL] [--answers offline|recorded]
+    memory-agent eval record redteam FILE --fixtures FILE --queue DIR [--base-url URL]
     memory-agent eval record convert LOG --fixtures FILE
 
 ``run`` sends every call not yet recorded to ``../shared/tools/llm_bridge.py`` (started by you,
@@ -62,6 +63,35 @@ def run_cmd(
                   f"through the bridge; {escape(str(fixtures))} now holds {c.total} recordings ({c.added} new).")
     for error in done.errors:
         console.print(f"[red]scenario error:[/] {escape(error)}")
+    if done.errors:
+        raise typer.Exit(1)
+
+
+@record_app.command("redteam")
+def redteam_cmd(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="A red-team file (JSON Lines; format in memory_agent.evals.redteam).")],
+    fixtures: FixturesOpt,
+    queue: Annotated[Path, typer.Option("--queue", help="The bridge's --queue folder (its log.jsonl is read).")],
+    base_url: Annotated[str, typer.Option("--base-url", help="The bridge's URL.")] = "http://127.0.0.1:18080/v1",
+) -> None:
+    """Run the red-team items as `eval redteam` does; every extraction call not yet in --fixtures waits in
+    the bridge's queue (answers by the offline stand-in: replay with 'replay:FILE?answers=offline')."""
+    console = get_console()
+    from memory_agent.evals.record import RecordError, record_redteam
+
+    with handle_errors(console):
+        try:
+            done = record_redteam(file, fixtures, queue=queue, base_url=base_url, settings=settings_from(ctx),
+                                  on_result=lambda r: console.print(f"item {escape(r.id)} done: {r.outcome}"))
+        except (RecordError, ValueError, FileNotFoundError) as exc:
+            console.print(f"[bold red]Cannot record:[/] {escape(str(exc))}")
+            raise typer.Exit(2) from None
+    c = done.converted
+    console.print(f"{done.recorded} calls answered from recordings (the file or the bridge log), {done.asked} asked "
+                  f"through the bridge; {escape(str(fixtures))} now holds {c.total} recordings ({c.added} new).")
+    for error in done.errors:
+        console.print(f"[red]item error:[/] {escape(error)}")
     if done.errors:
         raise typer.Exit(1)
 
