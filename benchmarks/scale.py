@@ -66,6 +66,13 @@ QUESTIONS = [
     "When did {n} visit {p}?", "What instrument does {n} play?", "Tell me about {n}'s dog.",
     "What did {n} read last month?", "Which trip did {n} plan?",
 ]
+#: Requests about the user's own life: they ask for aspects (memory/aspects.py: food, home, leisure, work),
+#: whose facts a first read must find among all of the user's.
+PERSONAL = [
+    "What should I cook for dinner tonight?", "Any day trips near home this weekend?",
+    "Suggest something fun to do on my day off.", "Write a short bio for my work profile.",
+    "What do I like to eat?",
+]
 
 
 def sentence(rng: random.Random, k: int) -> str:
@@ -207,16 +214,19 @@ def queries(n: int) -> list[str]:
     return [rng.choice(QUESTIONS).format(n=rng.choice(NAMES), p=rng.choice(PLACES)) for _ in range(n)]
 
 
-def measure(folder: Path, system: str, users: list[str], warm: int, commits: int) -> dict:
+def measure(folder: Path, system: str, users: list[str], warm: int, commits: int, personal: bool = False) -> dict:
     """In this (fresh) process: the first query of each user (cold), then ``warm`` more queries of the
     first user, then ``commits`` commits (project) or puts (SqliteStore). Queries are embedded before
     the clock starts for ``cold`` and ``warm_store`` (the store's part), and inside it for ``warm`` (the
-    whole call); ``embed`` is the query embedding alone."""
+    whole call); ``embed`` is the query embedding alone. ``personal``: the cold queries are requests about
+    the user's own life (:data:`PERSONAL`)."""
     from memory_agent.models.embeddings import load_embedder
 
     embedder = load_embedder("minilm")
     real = embedder.embeddings
     qs = queries(max(warm, len(users)) + 1)
+    if personal:
+        qs = [PERSONAL[k % len(PERSONAL)] for k in range(len(users))] + qs[len(users):]
     known = {q: real.embed_query(q) for q in qs}
     embed = []
     for q in qs[:warm]:
@@ -284,9 +294,10 @@ def measure(folder: Path, system: str, users: list[str], warm: int, commits: int
             "writes_index": index_ms, "rss_mb": rss_mb()}
 
 
-def run_child(folder: Path, system: str, users: list[str], warm: int, commits: int) -> dict:
+def run_child(folder: Path, system: str, users: list[str], warm: int, commits: int, personal: bool = False) -> dict:
     out = subprocess.run([sys.executable, __file__, "--dir", str(folder), "--child", system, "--warm", str(warm),
-                          "--commits", str(commits), *users], capture_output=True, text=True, check=True)
+                          "--commits", str(commits), *(["--personal"] if personal else []), *users],
+                         capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -316,10 +327,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rebuild", action="store_true")
     parser.add_argument("--child", choices=["project", "sqlitestore"])
     parser.add_argument("--warm", type=int, default=0)
+    parser.add_argument("--personal", action="store_true", help="(child) cold queries about the user's own life")
     parser.add_argument("users", nargs="*")
     args = parser.parse_args(argv)
     if args.child:
-        print(json.dumps(measure(args.dir, args.child, args.users, args.warm, args.commits)))
+        print(json.dumps(measure(args.dir, args.child, args.users, args.warm, args.commits, args.personal)))
         return 0
 
     from memory_agent.models.embeddings import load_embedder
@@ -339,9 +351,11 @@ def main(argv: list[str] | None = None) -> int:
     for system in systems:
         r10k = [run_child(args.dir, system, ["measured"], args.queries if k == 0 else 0,
                           args.commits if k == 0 else 0) for k in range(args.cold_runs)]
+        personal = [run_child(args.dir, system, ["measured"], 0, 0, personal=True) for k in range(args.cold_runs)]
         r1k = run_child(args.dir, system, ["small", *fillers], args.queries, 0)
         results[system] = {
-            "cold_10k": [x for r in r10k for x in r["cold"]], "warm_10k": r10k[0]["warm"],
+            "cold_10k": [x for r in r10k for x in r["cold"]],
+            "cold_10k_personal": [x for r in personal for x in r["cold"]], "warm_10k": r10k[0]["warm"],
             "warm_store_10k": r10k[0]["warm_store"], "cold_1k": r1k["cold"], "warm_1k": r1k["warm"],
             "warm_store_1k": r1k["warm_store"], "embed": r10k[0]["embed"] + r1k["embed"], "writes": r10k[0]["writes"],
             "writes_index": r10k[0]["writes_index"] or [float("nan")],
@@ -375,9 +389,11 @@ def table(r: dict) -> str:
                                    "query embedded before"),
                        ("cold_10k", f"first retrieve in a fresh process, {b['measured']:,} facts, "
                                     "query embedded before"),
+                       ("cold_10k_personal", "... the same, a request about the user's own life "
+                                             "(\"What should I cook for dinner tonight?\")"),
                        ("writes", "one commit of one fact (project) / one put (SqliteStore), embedding excluded"),
                        ("writes_index", "... of which the live index's (Chroma) upsert")):
-        lines.append(f"| {label} | " + " | ".join(mp(r[s][key]) for s in systems) + " |")
+        lines.append(f"| {label} | " + " | ".join(mp(r[s].get(key, [])) for s in systems) + " |")
     d = r["disk_mb"]
     project_disk = d["project_ledger"] + d["project_chroma"]
     lines.append(f"| disk, MB (bytes per fact) | {project_disk:,.0f} (ledger {d['project_ledger']:,.0f} + Chroma "
