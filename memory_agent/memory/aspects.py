@@ -221,7 +221,8 @@ ASPECTS_VERSION = "a" + hashlib.sha256(
 def stated_aspects(topic: str, content: str) -> str:
     """What a writer stores beside a fact: :data:`ASPECTS_VERSION` and the names of the aspects the
     fact states, space-separated (``"a1b2c3d4e5f home work"``); read back by :func:`stated_names`."""
-    return " ".join([ASPECTS_VERSION, *(a.name for a in ASPECTS if states(a, topic, content))])
+    # matched directly, not through the readers' cache: a written text is matched once
+    return " ".join([ASPECTS_VERSION, *(a.name for a in ASPECTS if _match(a, topic, content))])
 
 
 def stated_names(stored: str | None) -> str | None:
