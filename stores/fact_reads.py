@@ -25,6 +25,10 @@ index's copy can change with no change of generation.
 best ``lexical_candidates`` by BM25. Candidates are scored with numpy first and only the few that can
 reach the top-k are parsed into :class:`~memory_agent.core.facts.Fact` and ranked by
 :func:`memory_agent.memory.retrieval.rank`, so the answer is the one ``rank`` gives over all of them.
+
+**Episodes** are searched and ordered with their thread (:mod:`memory_agent.memory.retrieval`); other
+facts keep the BM25 index, query and top-``lexical_candidates`` they had, so their scores and order do not
+move (a store with both kinds keeps a second BM25 index for its episodes).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from memory_agent.core.facts import EPISODE_KIND, Fact, index_text
 from memory_agent.core.kinds import is_profile
 from memory_agent.memory.aspects import asked_aspects, relevance_at, stated_names
 from memory_agent.memory.lexical import LexicalIndex, tokenize
-from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, rank
+from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, episode_speaker, named_speaker, rank
 from memory_agent.stores.base import EmbedderMismatchError, FactIndex, FactLedger
 
 log = logging.getLogger(__name__)
@@ -71,11 +75,16 @@ class LiveSnapshot:
         vectors: ``(n, d)`` float32 unit vectors.
         updated, valid_until: POSIX seconds (``inf`` for no end).
         importance: 0–1; profile: whether the kind is a profile kind.
-        tokens: each fact's lexical document as tokens (an episode's starts with the episode before it).
+        tokens: each fact's lexical document as tokens (an episode's starts with the episode before it;
+            the one after it is added by :meth:`lexical` ``(next_turn=True)``).
         topics, contents: each fact's topic and content (what an aspect of the user's life is matched on).
         stated: the aspects each fact states as its writer stored them
             (:func:`~memory_agent.memory.aspects.stated_names`; ``None``: matched on topic and content).
         complete: every live row had its vector in the ledger (only then is the snapshot kept).
+        episode: whether each fact is an episode; prev, next: the position of the episode before / after
+            it in its thread (−1: none, or not an episode); thread: its thread's number (−1: not an episode).
+        said: an episode's content as tokens, by position (what its neighbours' documents add).
+        speaker: the number of an episode's speaker in ``speakers`` (−1: none; ``episode_speaker``).
     """
 
     key: tuple[str, int]
@@ -91,8 +100,16 @@ class LiveSnapshot:
     contents: list[str] = field(default_factory=list)
     stated: list[str | None] = field(default_factory=list)
     complete: bool = True
+    episode: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    prev: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    next: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    thread: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    said: dict[int, list[str]] = field(default_factory=dict)
+    speaker: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
+    speakers: list[str] = field(default_factory=list)
     parsed: dict[int, Fact] = field(default_factory=dict)
     _lexical: LexicalIndex | None = None
+    _lexical_next: LexicalIndex | None = None
     _stating: dict[str, list[int]] = field(default_factory=dict)
     _positions: dict[str, int] | None = None
 
@@ -120,8 +137,15 @@ class LiveSnapshot:
         return {self.ids[k]: r for k, r in relevance_at(query, self.topics, self.contents, self.updated,
                                                           self._stating, self.stated or None).items()}
 
-    def lexical(self) -> LexicalIndex:
-        """BM25 over the facts' lexical documents, built on first use."""
+    def lexical(self, next_turn: bool = False) -> LexicalIndex:
+        """BM25 over the facts' lexical documents, built on first use; with ``next_turn`` an episode's
+        document also holds the episode after it (:func:`~memory_agent.memory.retrieval.lexical_documents`)."""
+        if next_turn and bool((self.next >= 0).any()):
+            if self._lexical_next is None:
+                after = self.next.tolist()
+                self._lexical_next = LexicalIndex(self.ids, None, tokens=[
+                    toks + self.said[q] if q >= 0 else toks for toks, q in zip(self.tokens, after, strict=True)])
+            return self._lexical_next
         if self._lexical is None:
             self._lexical = LexicalIndex(self.ids, None, tokens=self.tokens)
         return self._lexical
@@ -182,19 +206,31 @@ def build_snapshot(generation: str, rows: Sequence[tuple], index_vectors, embedd
         norms = np.sqrt(np.einsum("ij,ij->i", matrix, matrix))
         if not np.allclose(norms, 1.0, atol=1e-4):
             matrix = matrix / np.where(norms == 0, 1.0, norms)[:, None]
-    # an episode is searched with the episode before it in its thread (memory.retrieval.lexical_documents)
+    # an episode is searched with the episodes around it in its thread (memory.retrieval.lexical_documents)
+    n = len(keep)
+    at = {k: p for p, k in enumerate(keep)}
     episodes = {k: orjson.loads(data[k]) for k in keep if kinds[k] == EPISODE_KIND}
-    previous: dict[str, dict] = {}
-    before: dict[int, dict] = {}
+    episode = np.zeros(n, dtype=bool)
+    prev, nxt, thread, speaker = (np.full(n, -1, dtype=np.intp) for _ in range(4))
+    said: dict[int, list[str]] = {}
+    threads: dict[str, int] = {}
+    speakers: dict[str, int] = {}
+    last: dict[str, int] = {}
     for k in sorted(episodes, key=lambda k: datetime.fromisoformat(created[k])):
-        thread = episodes[k]["source"]["thread_id"]
-        if thread in previous:
-            before[k] = previous[thread]
-        previous[thread] = episodes[k]
+        p, name, content = at[k], episodes[k]["source"]["thread_id"], episodes[k]["content"]
+        episode[p] = True
+        thread[p] = threads.setdefault(name, len(threads))
+        if name in last:
+            prev[p], nxt[last[name]] = last[name], p
+        last[name] = p
+        said[p] = tokenize(content)
+        who = episode_speaker(content)
+        if who is not None:
+            speaker[p] = speakers.setdefault(who, len(speakers))
     tokens = []
-    for k in keep:
+    for p, k in enumerate(keep):
         own = terms[k].split() if terms[k] is not None else tokenize(index_text(topics[k] or "", contents[k]))
-        tokens.append(tokenize(before[k]["content"]) + own if k in before else own)
+        tokens.append(said[prev[p]] + own if prev[p] >= 0 else own)
     inf = float("inf")
     profile = {kind: is_profile(kind) for kind in set(kinds)}
     return LiveSnapshot(
@@ -206,6 +242,7 @@ def build_snapshot(generation: str, rows: Sequence[tuple], index_vectors, embedd
         profile=np.array([profile[kinds[k]] for k in keep], dtype=bool),
         tokens=tokens, topics=[topics[k] or "" for k in keep], contents=[contents[k] for k in keep],
         stated=[stated_names(aspects[k]) for k in keep], complete=not missing,
+        episode=episode, prev=prev, next=nxt, thread=thread, said=said, speaker=speaker, speakers=list(speakers),
     )
 
 
@@ -225,10 +262,11 @@ class FactReads:
         Up to ``full_scan`` live facts every fact is a candidate; above it the ``candidates`` nearest by
         exact cosine are. Hybrid (``config.lexical``): the best ``lexical_candidates`` by BM25 over the
         user's own facts (:mod:`memory_agent.memory.lexical`) join the candidates, with their BM25 score
-        (0–1). Without it, the nearest ``candidates`` are ranked. Either way, a fact of an aspect of the
+        (0–1); episodes have their own best ``lexical_candidates`` (:meth:`_lexical_scores`). Without it,
+        the nearest ``candidates`` are ranked. Either way, a fact of an aspect of the
         user's life the query asks for (:mod:`memory_agent.memory.aspects`) is a candidate with that
-        relevance. Ranking is
-        :func:`memory_agent.memory.retrieval.rank`; ``config`` replaces the memory's knobs for this call.
+        relevance. Ranking is :func:`memory_agent.memory.retrieval.rank`, episodes ordered with their
+        boosts (:meth:`_episode_boosts`); ``config`` replaces the memory's knobs for this call.
 
         Raises:
             memory_agent.stores.base.StoreError: a store is down.
@@ -247,10 +285,8 @@ class FactReads:
         else:
             if len(snap) > config.full_scan:
                 order = order[: config.candidates]
-            scores = snap.lexical().scores(query, coverage=config.lexical_coverage)
-            best = sorted(scores, key=scores.get, reverse=True)[: config.lexical_candidates]
-            lexical = {i: scores[i] for i in best}
-            extra = [snap.positions()[i] for i in best] if len(order) < len(snap) else []
+            lexical = self._lexical_scores(snap, query, config)
+            extra = [snap.positions()[i] for i in lexical] if len(order) < len(snap) else []
             chosen = np.unique(np.concatenate([order, np.asarray(extra, dtype=order.dtype)]))
         # an aspect of the user's life the query asks for ("near home": where the user lives)
         aspect: dict[str, float] = {}
@@ -258,15 +294,73 @@ class FactReads:
             aspect = snap.aspect(query)
             at = snap.positions()
             chosen = np.unique(np.concatenate([chosen, np.asarray([at[i] for i in aspect], dtype=chosen.dtype)]))
-        return rank(self._contenders(snap, chosen, dist, lexical, aspect, now, config), now, config, lexical, aspect)
+        boost = self._episode_boosts(snap, dist, lexical, aspect, query, config)
+        keep = self._contenders(snap, chosen, dist, lexical, aspect, now, config, boost)
+        bonus = {} if boost is None else {snap.ids[k]: float(boost[k]) for k in keep if boost[k]}
+        return rank([(snap.fact(int(k)), float(dist[k])) for k in keep], now, config, lexical, aspect, bonus)
+
+    @staticmethod
+    def _lexical_scores(snap: LiveSnapshot, query: str, config: RetrievalConfig) -> dict[str, float]:
+        """``{fact id: lexical score}``: for facts other than episodes, those among the best
+        ``lexical_candidates`` of the whole store on the index without next turns, full query (as before);
+        for episodes, the best ``lexical_candidates`` episodes on the index and query the config asks for."""
+        lexical: dict[str, float] = {}
+        episodes = bool(snap.episode.any())
+        if not episodes or not snap.episode.all():
+            scores = snap.lexical().scores(query, coverage=config.lexical_coverage)
+            best = sorted(scores, key=scores.get, reverse=True)[: config.lexical_candidates]
+            if episodes:
+                at = snap.positions()
+                best = [i for i in best if not snap.episode[at[i]]]
+            lexical = {i: scores[i] for i in best}
+        if episodes:
+            found = snap.lexical(config.lexical_next).best(
+                query, config.lexical_candidates, among=None if snap.episode.all() else snap.episode,
+                coverage=config.lexical_coverage, drop_question_words=config.lexical_drop_question_words)
+            lexical.update((snap.ids[k], v) for k, v in found.items())
+        return lexical
+
+    @staticmethod
+    def _episode_boosts(snap: LiveSnapshot, dist: np.ndarray, lexical: dict[str, float], aspect: dict[str, float],
+                        query: str, config: RetrievalConfig) -> np.ndarray | None:
+        """Each fact's ordering bonus by position (0 unless an episode;
+        :func:`memory_agent.memory.retrieval.episode_boosts` over every live fact of the user, in numpy),
+        or ``None`` when the user has no episode or every episode weight is 0."""
+        if not snap.episode.any() or not (config.w_neighbour or config.w_thread or config.w_speaker):
+            return None
+        sim = np.clip(1.0 - dist, 0.0, 1.0)
+        at = snap.positions()
+        for scores in (lexical, aspect):  # the noisy-OR of rank, over every fact
+            if scores:
+                extra = np.zeros(len(snap))
+                extra[[at[i] for i in scores]] = list(scores.values())
+                sim = sim + extra - sim * extra
+        ep = snap.episode
+        own = np.zeros(len(snap))
+        if config.w_neighbour:
+            before = np.where(snap.prev >= 0, sim[np.maximum(snap.prev, 0)], 0.0)
+            after = np.where(snap.next >= 0, sim[np.maximum(snap.next, 0)], 0.0)
+            own += config.w_neighbour * np.maximum(before, after)
+        if config.w_speaker and snap.speakers:
+            named = named_speaker(query, snap.speakers)
+            if named is not None:
+                own += config.w_speaker * (snap.speaker == snap.speakers.index(named))
+        own[~ep] = 0.0
+        if config.w_thread:
+            best = np.zeros(int(snap.thread.max()) + 1)
+            np.maximum.at(best, snap.thread[ep], (sim + own)[ep])
+            own[ep] += config.w_thread * best[snap.thread[ep]]
+        return own
 
     @staticmethod
     def _contenders(snap: LiveSnapshot, chosen: np.ndarray, dist: np.ndarray, lexical: dict[str, float],
-                    aspect: dict[str, float], now: datetime, config: RetrievalConfig) -> list[tuple[Fact, float]]:
-        """The candidates at positions ``chosen`` that can be in :func:`rank`'s top-k, as ``(fact, distance)``:
-        the same formula in numpy, keeping every candidate within :data:`_SCORE_SLACK` of the k-th best."""
+                    aspect: dict[str, float], now: datetime, config: RetrievalConfig,
+                    boost: np.ndarray | None = None) -> np.ndarray:
+        """The positions among ``chosen`` of the candidates that can be in :func:`rank`'s top-k: the same
+        formula in numpy (floors on the unboosted similarity and score, order by score plus
+        ``w_similarity · boost``), keeping every candidate within :data:`_SCORE_SLACK` of the k-th best."""
         if not len(chosen):
-            return []
+            return chosen
         t = now.timestamp()
         cos = np.clip(1.0 - dist[chosen], 0.0, 1.0)
         lex = np.array([lexical.get(snap.ids[k], 0.0) for k in chosen], dtype=np.float64)
@@ -278,11 +372,10 @@ class FactReads:
         floor = np.where(snap.profile[chosen], config.min_similarity_profile, config.min_similarity)
         ok = (snap.valid_until[chosen] > t) & (sim >= floor - _SCORE_SLACK) & (score >= config.min_score - _SCORE_SLACK)
         if not ok.any():
-            return []
-        passing = score[ok]
+            return chosen[:0]
+        passing = score[ok] if boost is None else score[ok] + config.w_similarity * boost[chosen[ok]]
         kth = np.sort(passing)[::-1][min(config.top_k, len(passing)) - 1]
-        keep = chosen[ok][passing >= kth - _SCORE_SLACK]
-        return [(snap.fact(int(k)), float(dist[k])) for k in keep]
+        return chosen[ok][passing >= kth - _SCORE_SLACK]
 
     def nearest_facts(self, user_id: str, embedding: Sequence[float], n: int) -> list[tuple[Fact, float]]:
         """The ``n`` live facts of the user nearest to ``embedding`` as ``(fact, cosine distance)``,
