@@ -12,7 +12,8 @@ malformed ids described in the data's NOTICE.md are normalised by :mod:`memory_a
 left with no valid evidence are counted as skipped). Three retrievers rank every turn:
 
 - ``bm25``: BM25 alone (:class:`memory_agent.memory.lexical.LexicalIndex` on the same documents the
-  project's retriever indexes lexically, i.e. with the previous turn as context);
+  project's retriever indexes lexically for episodes, i.e. with the previous and next turn as context,
+  and the same query terms, question words dropped);
 - ``dense``: the embedder alone (cosine nearest neighbours from the user's Chroma collection);
 - ``project``: :meth:`memory_agent.stores.long_term.LongTermMemory.retrieve`, the code ``load_memory``
   runs, with its recency and importance terms, and with floors off and ``top_k = 50`` so that
@@ -21,7 +22,13 @@ left with no valid evidence are counted as skipped). Three retrievers rank every
 Metrics (0–1, means over questions): ``recall@k`` = share of a question's evidence turns among the
 top k (k = 1, 5, 10, 20, 50); ``all@10`` = 1 when every evidence turn is in the top 10;
 ``session_any@1`` / ``@3`` = 1 when a session holding evidence is among the first 1 / 3 distinct
-sessions of the ranking. Latency per query in milliseconds, including embedding the query.
+sessions of the ranking; ``session_recall@10`` = ``|E ∩ R| / |E|`` with ``E`` the sessions holding the
+question's evidence turns and ``R`` the sessions of the top 10 turns. Latency per query in
+milliseconds, including embedding the query.
+
+:func:`split_summary` gives recall@10 and session_recall@10 of some conversations (held out while the
+retriever's knobs were tuned: conv-43 and conv-44 for the current ones, ``evals/RETRIEVAL_NOTES.md``),
+of the rest and of all (``memory-agent eval locomo --held-out conv-43,conv-44``).
 """
 
 from __future__ import annotations
@@ -45,12 +52,12 @@ from memory_agent.stores.long_term import LongTermMemory
 from memory_agent.stores.sql.ledger import SQLFactLedger
 
 __all__ = ["CATEGORIES", "KS", "RETRIEVERS", "RetrievalReport", "default_memory_factory", "episode_facts",
-           "episode_user", "percentile", "recall_metrics", "run_retrieval_benchmark"]
+           "episode_user", "percentile", "recall_metrics", "run_retrieval_benchmark", "split_summary"]
 
 KS = (1, 5, 10, 20, 50)
 CATEGORIES = (1, 2, 3, 4)
 RETRIEVERS = ("bm25", "dense", "project")
-METRICS = tuple(f"recall@{k}" for k in KS) + ("all@10", "session_any@1", "session_any@3")
+METRICS = tuple(f"recall@{k}" for k in KS) + ("all@10", "session_any@1", "session_any@3", "session_recall@10")
 
 
 def episode_user(conv: LocomoConversation) -> str:
@@ -109,7 +116,8 @@ def recall_metrics(ranking: Sequence[str], evidence: Sequence[str]) -> dict[str,
         evidence: the question's normalised evidence dia ids (non-empty).
 
     Returns:
-        ``{"recall@1": …, …, "all@10": 0|1, "session_any@1": 0|1, "session_any@3": 0|1}``.
+        ``{"recall@1": …, …, "all@10": 0|1, "session_any@1": 0|1, "session_any@3": 0|1,
+        "session_recall@10": …}``.
 
     Raises:
         ValueError: empty evidence.
@@ -129,6 +137,34 @@ def recall_metrics(ranking: Sequence[str], evidence: Sequence[str]) -> dict[str,
     ev_sessions = {dia_session(d) for d in ev}
     out["session_any@1"] = float(bool(ev_sessions & set(sessions[:1])))
     out["session_any@3"] = float(bool(ev_sessions & set(sessions[:3])))
+    out["session_recall@10"] = len(ev_sessions & {dia_session(d) for d in ranking[:10]}) / len(ev_sessions)
+    return out
+
+
+def split_summary(rows: Sequence[dict[str, Any]], held_out: Sequence[str],
+                  metrics: Sequence[str] = ("recall@10", "session_recall@10"),
+                  ) -> dict[str, dict[str, dict[str, float]]]:
+    """Means of ``metrics`` per group of conversations and retriever, from a report's rows.
+
+    Returns:
+        ``{"held_out": {retriever: {"questions": n, metric: mean, …}}, "rest": …, "all": …}`` (NaN for
+        a group without questions). A metric missing from the rows (``session_recall@10`` of an older
+        ``results.json``) is computed from ``top10`` and ``evidence`` when it can be.
+    """
+    held = set(held_out)
+    groups = {"held_out": lambda r: r["sample_id"] in held, "rest": lambda r: r["sample_id"] not in held,
+              "all": lambda r: True}
+    retrievers = list(dict.fromkeys(r["retriever"] for r in rows))
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for name, member in groups.items():
+        out[name] = {}
+        for retriever in retrievers:
+            mine = [r for r in rows if r["retriever"] == retriever and member(r)]
+            entry: dict[str, float] = {"questions": len(mine)}
+            for m in metrics:
+                values = [r[m] if m in r else recall_metrics(r["top10"], r["evidence"])[m] for r in mine]
+                entry[m] = statistics.fmean(values) if values else float("nan")
+            out[name][retriever] = entry
     return out
 
 
@@ -256,7 +292,7 @@ def run_retrieval_benchmark(
                 if on_progress:
                     on_progress(f"index {conv.sample_id}", min(start + batch, len(facts)), len(facts))
             by_id = {f.id: f for f in facts}
-            bm25 = LexicalIndex(list(by_id), lexical_documents(facts))
+            bm25 = LexicalIndex(list(by_id), lexical_documents(facts, next_turn=config.lexical_next))
             now = max(f.created_at for f in facts) + timedelta(days=1)
             questions, skipped = _questions(conv)
             report.skipped += skipped
@@ -265,7 +301,7 @@ def run_retrieval_benchmark(
             for n, q in enumerate(questions, start=1):
                 rankings: dict[str, list[str]] = {}
                 t0 = time.perf_counter()
-                raw = bm25.raw_scores(q.question)
+                raw = bm25.raw_scores(q.question, drop_question_words=config.lexical_drop_question_words)
                 order = sorted(range(len(raw)), key=lambda i: -raw[i])[: max(KS)]
                 rankings["bm25"] = [_dia(by_id[bm25.ids[i]]) for i in order]
                 report.latency_ms["bm25"].append((time.perf_counter() - t0) * 1000)

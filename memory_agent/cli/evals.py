@@ -4,7 +4,7 @@ Commands::
 
     memory-agent eval scenarios FILE [--model M] [--out DIR]
     memory-agent eval redteam FILE [--model M] [--out DIR]
-    memory-agent eval locomo FILE [--conversation ID ...] [--max-questions N] [--out DIR]
+    memory-agent eval locomo FILE [--conversation ID ...] [--max-questions N] [--held-out IDS] [--out DIR]
     memory-agent eval locomo-qa FILE [--model M] [--conversation ID ...] [--max-questions N] [--out DIR]
     memory-agent eval record run|convert ...   (memory_agent.cli.record: recordings for --model replay:FILE)
 
@@ -149,6 +149,10 @@ def locomo_cmd(
     max_questions: MaxQOpt = None,
     out: Annotated[Path | None, typer.Option("--out", help="Output folder [default: eval_results/locomo]",
                                              show_default=False)] = None,
+    held_out: Annotated[str | None, typer.Option(
+        "--held-out", help="Comma-separated sample ids reported apart (e.g. conv-43,conv-44, held out when the "
+        "retriever's knobs were tuned): recall@10 and session recall@10 of them, of the rest and of all; "
+        "also written to held_out.json.", show_default=False)] = None,
 ) -> None:
     """Evidence recall@k of BM25 alone, the embedder alone and the project's retriever (no LLM)."""
     console = get_console()
@@ -158,8 +162,40 @@ def locomo_cmd(
 
     with handle_errors(console):
         convs = _load_locomo(console, file, conversation)
-        run_locomo_eval(convs, _settings_with_model(ctx, None), output_dir(out, "locomo"), console,
-                        source=str(file), max_questions=max_questions)
+        held = [c.strip() for c in (held_out or "").split(",") if c.strip()]
+        unknown = sorted(set(held) - {c.sample_id for c in convs})
+        if unknown:
+            console.print(f"[bold red]--held-out names no conversation of this run:[/] {escape(', '.join(unknown))}")
+            raise typer.Exit(2)
+        folder = output_dir(out, "locomo")
+        results = run_locomo_eval(convs, _settings_with_model(ctx, None), folder, console,
+                                  source=str(file), max_questions=max_questions)
+        if held:
+            _print_held_out(console, results, held, folder)
+
+
+def _print_held_out(console: Console, results: dict, held: list[str], folder: Path) -> None:
+    """Print recall@10 and session recall@10 of the held-out conversations, the rest and all; write
+    ``held_out.json`` into ``folder``."""
+    from rich.table import Table
+
+    from memory_agent.evals.locomo_retrieval import split_summary
+    from memory_agent.evals.runs import write_json
+
+    split = split_summary(results["rows"], held)
+    table = Table(title=f"LoCoMo recall@10 / session recall@10, held out: {', '.join(held)}")
+    table.add_column("retriever", style="bold")
+    for group in split:
+        n = next(iter(split[group].values()), {}).get("questions", 0)
+        table.add_column(f"{group.replace('_', '-')} ({n} q)", justify="right")
+    for retriever in split["all"]:
+        table.add_row(retriever, *[f"{split[g][retriever]['recall@10']:.3f} / "
+                                   f"{split[g][retriever]['session_recall@10']:.3f}" for g in split])
+    console.print(table)
+    console.print("[dim]session recall@10: share of the sessions holding a question's evidence that hold one of "
+                  "its 10 best-ranked turns.[/dim]")
+    write_json(folder / "held_out.json", {"held_out": held, **split})
+    console.print(f"Wrote {folder / 'held_out.json'}")
 
 
 @eval_app.command("locomo-qa")
