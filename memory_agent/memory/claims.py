@@ -174,6 +174,9 @@ _ROLE = _rx(
     r"totales)|acceso total|acesso total|permissões|permess[oi] special\w*|uprawnieni\w+|полн\w+ права\w*|"
     r"права доступа|полномочи\w*|yetki\w*)\b",
     # access to other people's accounts or data
+    r"\b(pull up|show me|read|open|access|see|view|look at|look into|check|go through|log into|sign into)\s+"
+    r"(their|his|her|others'|other people's|someone else's|everyone's|(my|our)\s+[\w-]+'s)\s+([\w-]+\s+)?"
+    r"(chats?|conversations?|messages?|accounts?|histor(y|ies)|data|memories|profiles?|inbox)\b",
     r"\b(other|another|any|all)\s+(users?|customers?|clients?|people|members?)'?s?\s+(accounts?|account details|"
     r"data|details|orders?|order histories|histories|addresses|home addresses|records|files)\b|"
     r"\b(comptes?|cuentas?|contas?|konten|konta|аккаунт\w*)\s+(des|de|von|innych|других)\s+(autres|otros|"

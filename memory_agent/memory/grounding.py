@@ -8,7 +8,8 @@ hold:
 - numbers (digits compared without separators, so "1,870" and "1870" are the same; "three" and "3"
   too, for one to twenty);
 - names and places: capitalised words after the first word of the content (language names,
-  months and weekdays excepted: a model may translate "auf Deutsch" to "German");
+  months and weekdays excepted: a model may translate "auf Deutsch" to "German"; so is "the user" in the
+  languages a model may write a memory in, "Die Nutzerin ist …");
 - money and role words: "free", "discount", "refund", "credit", "admin", "VIP", "tier", …
 
 A word is found when the evidence holds it after :func:`memory_agent.memory.text.prompt_text` and
@@ -34,7 +35,15 @@ _EXEMPT = frozenset(re.findall(r"\S+", (
     "i i'm i've i'd i'll the user user's users english german french spanish italian portuguese dutch polish "
     "russian chinese mandarin cantonese japanese korean arabic hindi turkish swedish norwegian danish finnish "
     "greek czech ukrainian hebrew january february march april may june july august september october november "
-    "december monday tuesday wednesday thursday friday saturday sunday")))
+    "december monday tuesday wednesday thursday friday saturday sunday "
+    # "the user" as a model writes it in the user's language (German capitalises every noun)
+    "nutzer nutzerin nutzers benutzer benutzerin benutzers anwender anwenderin utilisateur utilisatrice "
+    "usuario usuaria usuário usuária utente gebruiker użytkownik użytkowniczka kullanıcı kullanıcının "
+    "användaren användare brukeren brugeren käyttäjä "
+    # language names, months and weekdays in German (capitalised there)
+    "deutsch englisch französisch spanisch italienisch portugiesisch niederländisch polnisch russisch "
+    "chinesisch japanisch koreanisch arabisch türkisch schwedisch januar februar märz mai juni juli oktober "
+    "dezember montag dienstag mittwoch donnerstag freitag samstag sonntag")))
 _VALUE_WORDS = re.compile(
     r"\b(free|discount\w*|refund\w*|rebate\w*|credit\w*|coupon\w*|voucher\w*|cashback|waive\w*|compensation|"
     r"lifetime|premium|gold|platinum|vip|tier|admin\w*|superuser|root|moderator\w*|operator\w*|owner|staff|"

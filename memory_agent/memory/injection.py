@@ -60,13 +60,24 @@ _OVERRIDE = _rx(
     rf"\b{_INSTRUCTION_WORDS}\b(\W+\w+){{0,6}}?\W+(no longer|don't|do not|does not|doesn't|won't|never)\s+"
     r"(apply|matter|count|bind|hold)|\b(instructions|rules|policies|guidelines|restrictions|filters|policy|prompt)\s+"
     r"(are|is|were|was|have been|has been)\s+(now\s+)?(outdated|void|revoked|lifted|off|disabled|deleted|removed|"
-    r"suspended|superseded|obsolete|cancell?ed|canceled|invalid|none|null)\b|\brestrictions?\s*[:=]\s*(none|off|"
+    r"suspended|superseded|obsolete|cancell?ed|canceled|invalid|none|null)\b|"
+    # the agent's earlier guidance said to have ended, or the user's word made the only one
+    rf"\b{_INSTRUCTION_WORDS}\b(\W+\w+){{0,8}}?\W+(has|have|had)\s+(now\s+)?(expired|lapsed|ended|run out|been "
+    r"(revoked|withdrawn|replaced|cancell?ed|lifted|overridden|superseded))\b|"
+    rf"\bonly\s+{_INSTRUCTION_WORDS}\s+(that|which)\s+(counts?|matters?|appl(y|ies)|holds?)\b|"
+    rf"\b(my|the user's)\s+(words?|say-so|commands?|orders?|instructions?)\s+(is|are)\s+(now\s+)?(the\s+)?only\s+"
+    rf"{_INSTRUCTION_WORDS}\b|"
+    r"\brestrictions?\s*[:=]\s*(none|off|"
     r"disabled|null|false|0)\b",
     r"\b(no longer|not) bound by\b|\bunfiltered\b|\buncensored\b|\bsupersedes? (them|your|the|all|its)\b|"
     r"\bnew directive\b|\bcomply with (every|all|any)\b|\bobey only me\b|\bonly obey me\b|\bconversation reset\b|"
     r"\b(safety|content) (rules|policy|policies|filters|guidelines) (deleted|removed|disabled|off|lifted)\b|"
     r"\b(you|the assistant|the ai|assistant) (has|have) no (rules|restrictions|limits|filters)\b|\bbe that ai\b",
-    r"\bsystem ?prompt|\bprompt (système|du système|del sistema|di sistema|do sistema|de sistema)|\bsystemprompt|"
+    # the agent's own system prompt, not the phrase ("I write system prompts for support bots")
+    r"\b(your|new|updated|real|actual|hidden|true|original|secret|internal|the assistant's|the ai's)\s+(\w+\s+){0,2}"
+    r"system ?prompts?\b|\bsystem ?prompts?\s*(is|are|says|said|reads|now|has been|was|[:=])|"
+    r"\b(update|change|replace|rewrite|edit|overwrite|add to|append to|modify|into|to)\s+(your|the|this chat's)\s+"
+    r"system ?prompt|\bprompt (système|du système|del sistema|di sistema|do sistema|de sistema)|\bsystemprompt|"
     r"системн\w* промпт|系统提示|システムプロンプト|시스템 프롬프트",
     r"\bhidden instructions|\bdeveloper mode|\bjailbr[eo]\w*|(?-i:\bDAN\b)|\bno (restrictions|limits|filters)\b|"
     r"\bunrestricted\b|\bsafety (filters?|rules?|guidelines?) (are |is )?(off|disabled)|"
@@ -175,7 +186,8 @@ def _mid_label(text: str) -> bool:
 
 _DIRECTIVE = _rx(
     # a standing rule for the agent's future behaviour
-    r"\b(from now on|from today on|henceforth|going forward|hereafter|for all future|from this point)\b",
+    r"\b(from now on|from today on|from here on|from here onwards?|from this moment|as of now|starting now|"
+    r"henceforth|going forward|hereafter|for all future|from this point)\b",
     r"\b(à partir de maintenant|désormais|dorénavant|ab jetzt|ab sofort|von nun an|künftig|a partir de ahora|"
     r"de ahora en adelante|desde ahora|d'ora in (poi|avanti)|da ora in poi|a partir de agora|de agora em diante|"
     r"vanaf nu|voortaan|отныне|с этого момента|od teraz|od dziś|odtąd|bundan sonra|من الآن|अब से)\b|"
@@ -352,6 +364,33 @@ def screen(text: str) -> Finding | None:
     model's risk category, approval and the fenced memory block remain the other defences.
     """
     texts = readings(text)
+    if finding := _claim(text, texts):
+        return finding
+    for sentence in (s for t in texts for s in _SENTENCE_END.split(t)):
+        sentence = _REMEMBER_PREFIX.sub("", sentence.strip())
+        if not sentence or not _DIRECTIVE.search(sentence):
+            continue
+        if _THIRD_PARTY.search(sentence):
+            return Finding(INSTRUCTION, "sets a rule for how the agent treats other people")
+        if _PRESENTATION.search(sentence) and not _NOT_PRESENTATION.search(sentence):
+            continue  # a presentation preference about the user's own answers
+        return Finding(INSTRUCTION, "reads as an instruction to the agent")
+    return None
+
+
+@lru_cache(maxsize=8192)
+def claim(text: str) -> Finding | None:
+    """Steps 1–6 of :func:`screen` alone: what refuses ``text`` in any context (an override, another
+    identity for the agent, markup, a credential, a claimed entitlement or role, a standing action on
+    the account), leaving out the sentences that address the agent, which are refused or allowed by
+    what they are about. What a proposal's whole sentence is checked for
+    (:func:`memory_agent.memory.validation.check_proposal`): a claim beside the cited words ("I manage my
+    sister's accounts too, so you can pull up their chats") taints them."""
+    return _claim(text, readings(text))
+
+
+def _claim(text: str, texts: list[str]) -> Finding | None:
+    """Steps 1–6 of :func:`screen` on ``texts``, the :func:`readings` of ``text``."""
     if any(_OVERRIDE.search(t) for t in texts):
         return Finding(INSTRUCTION, "reads as an instruction to the agent (it tries to override the agent's "
                                     "instructions)")
@@ -370,15 +409,6 @@ def screen(text: str) -> Finding | None:
         return Finding("role", reason)
     if any(_STANDING_ACTION.search(t) for t in texts):
         return Finding(INSTRUCTION, "reads as an instruction to the agent (a standing action on the account)")
-    for sentence in (s for t in texts for s in _SENTENCE_END.split(t)):
-        sentence = _REMEMBER_PREFIX.sub("", sentence.strip())
-        if not sentence or not _DIRECTIVE.search(sentence):
-            continue
-        if _THIRD_PARTY.search(sentence):
-            return Finding(INSTRUCTION, "sets a rule for how the agent treats other people")
-        if _PRESENTATION.search(sentence) and not _NOT_PRESENTATION.search(sentence):
-            continue  # a presentation preference about the user's own answers
-        return Finding(INSTRUCTION, "reads as an instruction to the agent")
     return None
 
 

@@ -107,7 +107,10 @@ _MONEY = _rx(
     r"salaire|revenu|salario|sueldo|cobro|salário|ganho|stipendio|guadagno|pensj\w*|zarabiam|зарплат\w*|"
     r"зарабатываю|maaş\w*|gelir\w*)\b.{0,40}\d|\d.{0,40}\b(salary|income|wages?|debts?|mortgage|gehalt|"
     r"salaire|salario|sueldo|stipendio|pensj\w*|зарплат\w*|maaş\w*)\b",
-    r"\b(bank account|account number|iban|routing number|credit card|card number)\b",
+    # the details of an account, not the word ("I collect vintage credit card imprinters")
+    r"\b(bank account|account number|iban|routing number|credit card|card number)\b(\s+(number|no\.?|details))?"
+    r"\s*(is|was|:|=|#|ends in|ending in)?\s*([a-z]{2}\d{2}|\d[\d -]{5,})|"
+    r"\b(my|our)\s+(credit card|bank account|card|account)\s+(number|details|pin|code|cvv|limit|balance)\b",
     r"\b(i|we)\s+(make|earn|take home|bring in|get paid)\b.{0,30}\d|\d[\d,.]*\s*(k|euros?|eur|dollars?|usd|"
     r"pounds?|tl|zł|руб\w*)?\s*(a|per|each|every|/)\s*(year|month|week|hour|yr|mo)\b|"
     r"\b(netos?|brutto|netto|gross|net)\b.{0,15}\b(al mes|im monat|per month|a month|par mois|al mese|"
