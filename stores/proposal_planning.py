@@ -108,6 +108,17 @@ class ProposalPlanning:
             twin = None if p.operation == "retract" and p.target in shown else next(
                 (q for q, e in this_turn if _same_statement(p, q, cosine_similarity(embedding, e),
                                                              self.reconcile_config.noop_similarity)), None)
+            if twin is not None and p.operation == "update" and target is not None and target.id not in planned:
+                # two memories held the old value ("turns 6 on the 14th", "birthday on the 14th") and the
+                # model updated each to one new statement: the new one is kept once, the second old one
+                # is withdrawn rather than left live beside it
+                planned.add(target.id)
+                proposals.append(Proposal(
+                    id=pid, operation="RETRACT", kind=target.kind, content=target.content, topic=target.topic,
+                    source=Source(thread_id=thread_id, message_ids=list(p.message_ids)), evidence=p.evidence.strip(),
+                    sensitivity=target.sensitivity, target_id=target.id, target_content=target.content, risky=True,
+                    reason=f"its new value is already proposed in this turn: {twin.content!r}"))
+                continue
             if twin is not None:
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": "noop",
                                 "reason": f"the same statement is already proposed in this turn: {twin.content!r}"})

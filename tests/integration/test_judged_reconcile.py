@@ -158,3 +158,23 @@ def test_the_offline_model_updates_by_slot_and_retracts_everything_about_a_name(
         ("UPDATE", "The user's favourite language is Elixir.")]
     assert sorted(f.content for f in agent.memory.live("alice")) == [
         "The user lives in Porto.", "The user's favourite language is Elixir."]
+
+
+def test_two_memories_updated_to_one_new_statement_leave_no_old_value_live(agent, model):
+    model.script["Maisie"] = [
+        {"kind": "fact", "content": "The user has a daughter named Maisie whose birthday is on the 14th of May.",
+         "topic": "family"},
+        {"kind": "event", "content": "The user's daughter Maisie turns 6 on the 14th of May.", "topic": "birthday"}]
+    agent.turn("alice", "My daughter Maisie turns 6 on the 14th of May!", thread_id="a1", now=T0, approval="never")
+    assert len(agent.memory.live("alice")) == 2
+    model.script["Correction"] = [
+        {"kind": "fact", "content": "The user's daughter Maisie's birthday is on the 24th of May.", "topic": "family",
+         "operation": "update", "target": "m1"},
+        {"kind": "event", "content": "The user's daughter Maisie's birthday is on the 24th of May.",
+         "topic": "birthday", "operation": "update", "target": "m2"}]
+    result = agent.turn("alice", "Correction — Maisie's birthday is the 24th of May, I mistyped.", thread_id="a2",
+                        now=day(7))
+    assert sorted(p["operation"] for p in result.pending) == ["RETRACT", "UPDATE"]
+    agent.resume("alice", "a2", "approve", now=day(7))
+    assert [f.content for f in agent.memory.live("alice")] == [
+        "The user's daughter Maisie's birthday is on the 24th of May."]
