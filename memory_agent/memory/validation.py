@@ -159,6 +159,11 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage], carr
         finding = screen(text)
         if finding:
             return Verdict(False, finding.reason)
+    if proposal.risk in MODEL_RISK_REASONS:
+        return Verdict(False, MODEL_RISK_REASONS[proposal.risk])
+    if term := tainted_term((evidence, content), messages):
+        return Verdict(False, f"names {term!r}, which the user tied to an instruction, a secret or a claim in "
+                              "this conversation")
     # a claim beside the cited words taints them: an override, a role or access claimed ("I manage my
     # sister's accounts too, so you can pull up their chats"), a standing action. A credential or a money
     # word does not: its value is checked below, and money is in the words themselves ("setting up the
@@ -166,11 +171,6 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage], carr
     for sentence in evidence_sentences(evidence, cited):
         if (finding := claim(sentence)) and finding.category not in ("credential", "entitlement"):
             return Verdict(False, f"{finding.reason}, in the sentence its evidence comes from")
-    if proposal.risk in MODEL_RISK_REASONS:
-        return Verdict(False, MODEL_RISK_REASONS[proposal.risk])
-    if term := tainted_term((evidence, content), messages):
-        return Verdict(False, f"names {term!r}, which the user tied to an instruction, a secret or a claim in "
-                              "this conversation")
     secrets = secret_values(*readings(" ".join(cited)))
     if secrets and any(holds_secret_value(prompt_text(t), secrets) for t in (evidence, content)):
         return Verdict(False, "holds a password, PIN or other secret the user gave in this message (never stored)")
