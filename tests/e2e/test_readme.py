@@ -120,6 +120,12 @@ RUN_ELSEWHERE = {
     "evals/recordings/memory_changes.jsonl --queue /tmp/bridge": REPLAY_TEST,
     ".venv/bin/memory-agent eval record run ../shared/evals/scenarios_example.jsonl --fixtures "
     "../shared/evals/recordings/scenarios_example.jsonl --queue /tmp/bridge": REPLAY_TEST,
+    ".venv/bin/memory-agent eval record run evals/scenarios/heldout_changes.jsonl --fixtures "
+    "evals/recordings/heldout_changes.jsonl --queue /tmp/bridge": REPLAY_TEST,
+    ".venv/bin/memory-agent eval record redteam tests/data/redteam/sealed.jsonl --fixtures "
+    "evals/recordings/redteam_sealed.jsonl --queue /tmp/bridge": REPLAY_TEST,
+    ".venv/bin/memory-agent eval redteam tests/data/redteam/sealed.jsonl --model "
+    "'replay:evals/recordings/redteam_sealed.jsonl?answers=offline'": REPLAY_TEST,
     "python ../shared/tools/llm_bridge.py next --queue /tmp/bridge": REPLAY_TEST,
     "python ../shared/tools/llm_bridge.py answer ID --queue /tmp/bridge --file answer.json": REPLAY_TEST,
     ".venv/bin/memory-agent eval scenarios evals/scenarios/memory_changes.jsonl --model "
