@@ -276,6 +276,24 @@ _NOT_PRESENTATION = _rx(
     r"my|all|every)|disable|"
     r"without asking|confirmation)\b",
 )
+# How the user wants to be reached, and which of their own details to use ("never phone me, email only",
+# "use the new number from now on"): data about the user, like a presentation preference. Not when the
+# sentence sends, shares or resets anything, or names anyone else.
+_CONTACT_PREFERENCE = _rx(
+    r"\b(call|phone|ring|text|sms|e-?mail|message|contact|reach|visit|bother|disturb|wake)\s+me\b",
+    r"\b(e-?mail|text|texts|sms|phone|calls?|post|letters?|whatsapp|signal|in writing)\s+only\b|"
+    r"\bonly\s+(by\s+|via\s+)?(e-?mail|text|sms|phone|post|whatsapp|signal)\b",
+    r"\buse\s+(that|this|the new|my new|my|the)\s+(one|number|mobile|e-?mail|address|phone|sim)\b|"
+    r"\buse\s+\+?\d[\d ()-]{5,}",
+    # a label: "email <address>", "mobile +44 …" (addresses are masked before sentences are split)
+    r"^\W*(e-?mail|phone|mobile|tel)\s*:?\s*(an address|\+?\d[\d ()-]{5,})\W*$",
+)
+_EMAIL_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_NOT_CONTACT = _rx(
+    r"\b(send|sends|sending|forward (this|it|to|them|my|all|every)|transfer|share|give|tell|reset|password|passcode|"
+    r"pin|link|links|code|codes|"
+    r"account|accounts|anyone|anybody|everyone|others?|customers?|approve|refund|pay|charge|verify|verification)\b",
+)
 # "Keep in mind that …", "Be aware: …" ask to remember what follows; the rest is what is judged.
 _REMEMBER_PREFIX = re.compile(
     r"^\s*(please\s+)?(keep in mind|bear in mind|be aware|note|remember|don't forget|do not forget)(\s+that)?[\s,:]*",
@@ -358,7 +376,8 @@ def screen(text: str) -> Finding | None:
     7. a sentence that addresses the agent or sets a standing rule ("from now on", "you must",
        "always tell…", "when I say X, do Y"): refused when it concerns other people, allowed when it
        only says how the user wants their own answers presented (language, length, format, tone,
-       units, name: the procedural memory of a preference), refused otherwise.
+       units, name: the procedural memory of a preference) or how they want to be reached ("never
+       phone me, email only", "use the new number from now on"), refused otherwise.
 
     A screen of word patterns in English and common phrasings of other languages, not a proof: the
     model's risk category, approval and the fenced memory block remain the other defences.
@@ -366,7 +385,9 @@ def screen(text: str) -> Finding | None:
     texts = readings(text)
     if finding := _claim(text, texts):
         return finding
-    for sentence in (s for t in texts for s in _SENTENCE_END.split(t)):
+    # an address's dots do not end a sentence, nor is its "@" read as leetspeak
+    said = readings(_EMAIL_ADDRESS.sub("an address", text)) if "@" in text else texts
+    for sentence in (s for t in said for s in _SENTENCE_END.split(t)):
         sentence = _REMEMBER_PREFIX.sub("", sentence.strip())
         if not sentence or not _DIRECTIVE.search(sentence):
             continue
@@ -374,6 +395,8 @@ def screen(text: str) -> Finding | None:
             return Finding(INSTRUCTION, "sets a rule for how the agent treats other people")
         if _PRESENTATION.search(sentence) and not _NOT_PRESENTATION.search(sentence):
             continue  # a presentation preference about the user's own answers
+        if _CONTACT_PREFERENCE.search(sentence) and not _NOT_CONTACT.search(sentence):
+            continue  # how the user wants to be reached
         return Finding(INSTRUCTION, "reads as an instruction to the agent")
     return None
 

@@ -134,8 +134,13 @@ _ID = _rx(
     r"identity card|tax id|tax number|pesel|aadhaar|cpf|codice fiscale|tc kimlik|personalausweis|steuer-?id|"
     r"sécurité sociale|numéro fiscal|паспорт\w*|снилс)\b.{0,30}\d",
     r"(身份证|マイナンバー|आधार|رقم الهوية|주민등록번호).{0,30}\d",
-    r"(?<![\d.])\d(?:[ -]?\d){8,}(?!\d)",
 )
+# Nine digits or more with nothing to say what they are: an identity number may be one. A number the text
+# calls a phone number, or written in international form (+44 …), is how to reach the user, not an identity.
+_LONG_NUMBER = re.compile(r"(?<![\d.+])\d(?:[ -]?\d){8,}(?!\d)")
+_PHONE = _rx(r"\b(phone|mobile|cell|cellphone|tel|telephone|landline|whatsapp|signal|sim|fax|handy|móvil|movil|"
+             r"teléfono|telefono|téléphone|portable|telefon|telefoon|cellulare|celular|телефон|номер)\b",
+             r"(?<![\w+])\+\d{1,3}[ -]?\d")
 _EXPLICIT_REMEMBER = _rx(
     r"\b(remember|keep in mind|note that|don't forget|do not forget|save this|store this|merk dir|merke dir|"
     r"speichere|retiens|souviens-toi|n'oublie pas|recuerda|guarda|no olvides|lembre|lembra|guarde|ricorda|"
@@ -192,6 +197,8 @@ def sensitive_reason(text: str) -> str | None:
     when another health word is there ("I work at a cancer charity and take sertraline")."""
     text = without_work(prompt_text(text))
     if any(p.search(text) for p in (_HEALTH, _BELIEF, _MONEY, _PLACE, _ID, _UNION, _STATUS)):
+        return REASON
+    if _LONG_NUMBER.search(text) and not _PHONE.search(text):
         return REASON
     if _CRIMINAL.search(_CRIMINAL_AT_WORK.sub(" ", text)):
         return REASON

@@ -299,7 +299,11 @@ _RESTRICTION = re.compile(
     rf"{_CONTACT}\s+(?:me|us|the user|them)\b|deliver\w*)"
     r"|\b(deliver(y|ies)|parcels?|packages?|calls?|visits?|appointments?|contact)\b[^.;]{0,40}\bonly\b"
     r"|\bonly\b[^.;]{0,30}\b(deliver\w*|call\w*|visit\w*|contact\w*|reach\w*)\b"
-    r"|\b(can't|cannot|can not|must not|mustn't|is unable to|am unable to)\s+(eat|drink|tolerate|have any)\b"
+    r"|\b(can't|cannot|can not|must not|mustn't|is unable to|am unable to|don't|do not|doesn't|does not|never)\s+"
+    r"(eat|eats|drink|drinks|tolerate|have any)\b"
+    # a diet kept by rule ("I keep halal, so no pork"), said as what is left out
+    r"|\b(keep|keeps|keeping|eat|eats|eating|is|am|i'm|strictly)\s+(strictly\s+)?(halal|kosher)\b"
+    r"|\bno\s+(pork|beef|meat|alcohol|wine|gelatine?|shellfish|nuts|peanuts|dairy|gluten|eggs)\b"
     r"|\b(wheelchair|step-free|step free|mobility (aid|scooter|issues?))\b",
     re.IGNORECASE,
 )

@@ -6,8 +6,8 @@ The prompt lists memories as ``[m<N>] (kind, topic) content``. The rules, in ord
 - **none**: a proposal whose content equals a listed memory's (case and spaces aside) names it.
 - **update**: a proposal of the same kind and slot (topic) as a listed memory with other content
   replaces it when the slot holds one value at a time: a slot of :data:`ONE_VALUE_SLOTS` (where the
-  user lives or is staying, works, their diet, name, editor, answer style), a switch the user states ("we moved
-  from X to Y": a ``decision`` that now uses something), or a sentence "The user's <thing> is …"
+  user lives or is staying, works, their diet, name, editor, answer style, phone number), a switch the
+  user states ("we moved from X to Y": a ``decision`` that now uses something), or a sentence "The user's <thing> is …"
   about the same thing ("my phone number is …"). A slot that holds many values (allergies, pets,
   hobbies) is never replaced: the new value is added.
 - **retract**: "forget X" names the listed memory of the same slot, else the first one about X;
@@ -28,7 +28,7 @@ __all__ = ["ONE_VALUE_SLOTS", "Shown", "judge", "shown_memories"]
 
 #: Slots that hold one value at a time: a new value replaces the old one.
 ONE_VALUE_SLOTS = frozenset({"home city", "current location", "address", "hometown", "employer", "diet", "name",
-                             "editor", "answer style"})
+                             "editor", "answer style", "phone"})
 _LINE = re.compile(r"^\[(?P<id>m\d+)\]\s*\((?P<kind>[^,()]*),\s*(?P<topic>[^()]*)\)\s*(?P<content>.+)$")
 _BLOCK = re.compile(r"<memories>\s*\n(?P<body>.*?)\n\s*</memories>", re.S)
 _COPULA = re.compile(r"^the user's\s+(?P<thing>[\w' -]{1,40}?)\s+(?:is|was)\s+", re.I)

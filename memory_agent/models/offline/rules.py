@@ -150,6 +150,13 @@ _add(_AM + r"(?:(?:a|an|strictly|strict|fully|mostly)\s+)*(?P<x>vegetarian|vegan
      r"lactose[- ]intolerant|dairy[- ]free|keto|kosher|halal)\b", "preference", "diet", "The user is {x}.")
 _add(r"^I\s+(?P<neg>can't|cannot|can not)\s+eat\s+" + _O, "constraint", "diet", "The user {neg} eat {x}.")
 _add(r"^I\s+(?:don't|do not|never)\s+eat\s+" + _O, "constraint", "diet", "The user doesn't eat {x}.")
+# a phone number said as the user's ("my mobile is …") or as a new one ("new sim today — …"): one slot,
+# so a new number replaces the old (judgement.ONE_VALUE_SLOTS)
+_PHONE_NUMBER = r"(?P<x>\+?\d[\d ()-]{6,}\d)"
+_add(r"^(?:my|our)\s+(?:new\s+)?(?:mobile|phone|cell|cellphone)(?:\s+number)?\s+(?:is\s+|:\s*)" + _PHONE_NUMBER,
+     "fact", "phone", "The user's phone number is {x}.")
+_add(r"^(?:(?:i\s+)?(?:got|have|'ve got|just got)\s+)?(?:a\s+)?new\s+(?:sim|number|phone|mobile)\b[^\d+]{0,30}?"
+     + _PHONE_NUMBER, "fact", "phone", "The user's phone number is {x}.")
 _add(r"^(?:my name is|my name's)\s+(?P<x>[^,;!?]{1,40}?)" + _STOP, "fact", "name", "The user's name is {x}.")
 _add(r"^(?:call me|I go by)\s+(?P<x>[^,;!?]{1,40}?)" + _STOP,
      "fact", "name", "The user wants to be called {x}.")
