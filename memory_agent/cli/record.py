@@ -58,13 +58,7 @@ def run_cmd(
         except (RecordError, ScenarioFormatError, FileNotFoundError) as exc:
             console.print(f"[bold red]Cannot record:[/] {escape(str(exc))}")
             raise typer.Exit(2) from None
-    c = done.converted
-    console.print(f"{done.recorded} calls answered from recordings (the file or the bridge log), {done.asked} asked "
-                  f"through the bridge; {escape(str(fixtures))} now holds {c.total} recordings ({c.added} new).")
-    for error in done.errors:
-        console.print(f"[red]scenario error:[/] {escape(error)}")
-    if done.errors:
-        raise typer.Exit(1)
+    _report(console, done, fixtures, "scenario")
 
 
 @record_app.command("redteam")
@@ -87,11 +81,16 @@ def redteam_cmd(
         except (RecordError, ValueError, FileNotFoundError) as exc:
             console.print(f"[bold red]Cannot record:[/] {escape(str(exc))}")
             raise typer.Exit(2) from None
+    _report(console, done, fixtures, "item")
+
+
+def _report(console, done, fixtures: Path, unit: str) -> None:
+    """Print what a recording run did; exit 1 when a ``unit`` (scenario, red-team item) ended in an error."""
     c = done.converted
     console.print(f"{done.recorded} calls answered from recordings (the file or the bridge log), {done.asked} asked "
                   f"through the bridge; {escape(str(fixtures))} now holds {c.total} recordings ({c.added} new).")
     for error in done.errors:
-        console.print(f"[red]item error:[/] {escape(error)}")
+        console.print(f"[red]{unit} error:[/] {escape(error)}")
     if done.errors:
         raise typer.Exit(1)
 
