@@ -113,11 +113,8 @@ class ProposalPlanning:
                 # model updated each to one new statement: the new one is kept once, the second old one
                 # is withdrawn rather than left live beside it
                 planned.add(target.id)
-                proposals.append(Proposal(
-                    id=pid, operation="RETRACT", kind=target.kind, content=target.content, topic=target.topic,
-                    source=Source(thread_id=thread_id, message_ids=list(p.message_ids)), evidence=p.evidence.strip(),
-                    sensitivity=target.sensitivity, target_id=target.id, target_content=target.content, risky=True,
-                    reason=f"its new value is already proposed in this turn: {twin.content!r}"))
+                proposals.append(_retraction(pid, target, thread_id, p.message_ids, p.evidence.strip(),
+                                             f"its new value is already proposed in this turn: {twin.content!r}"))
                 continue
             if twin is not None:
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": "noop",
@@ -178,13 +175,11 @@ class ProposalPlanning:
             if fact.source.thread_id != thread_id or fact.id in planned:
                 continue
             if term := tainted_term((fact.content, fact.evidence or ""), messages, terms):
-                out.append(Proposal(
-                    id=stable_id(user_id, thread_id, str(turn.id), fact.id, prefix="p_"), operation="RETRACT",
-                    kind=fact.kind, content=fact.content, topic=fact.topic,
-                    source=Source(thread_id=thread_id, message_ids=[str(turn.id)]), evidence=fact.evidence or "",
-                    sensitivity=fact.sensitivity, target_id=fact.id, target_content=fact.content, risky=True,
-                    reason=f"it names {term!r}, which the user tied to an instruction, a secret or a claim in this "
-                           "conversation"))
+                out.append(_retraction(
+                    stable_id(user_id, thread_id, str(turn.id), fact.id, prefix="p_"), fact, thread_id,
+                    [str(turn.id)], fact.evidence or "",
+                    f"it names {term!r}, which the user tied to an instruction, a secret or a claim in this "
+                    "conversation"))
                 planned.add(fact.id)
         return out
 
@@ -209,6 +204,15 @@ class ProposalPlanning:
                 cosine_similarity(embedding, self._embed(target.user_id, target.index_text))
         return judge(p, target, similarity, neighbours, self.reconcile_config, message=cited, problem=problem)
 
+
+
+def _retraction(pid: str, fact: Fact, thread_id: str, message_ids: Sequence[str], evidence: str,
+                reason: str) -> Proposal:
+    """A RETRACT of the live ``fact``, resting on ``message_ids`` of ``thread_id``, always asked about."""
+    return Proposal(id=pid, operation="RETRACT", kind=fact.kind, content=fact.content, topic=fact.topic,
+                    source=Source(thread_id=thread_id, message_ids=list(message_ids)), evidence=evidence,
+                    sensitivity=fact.sensitivity, target_id=fact.id, target_content=fact.content, risky=True,
+                    reason=reason)
 
 
 def _same_statement(p: ProposedFact, q: ProposedFact, similarity: float, threshold: float) -> bool:

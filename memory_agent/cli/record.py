@@ -27,6 +27,8 @@ record_app = typer.Typer(help="Record model output through the llm_bridge for --
 
 FixturesOpt = Annotated[Path, typer.Option("--fixtures", help="The recording file (JSON Lines) to create or extend, "
                                            "e.g. evals/recordings/examples.jsonl.")]
+QueueOpt = Annotated[Path, typer.Option("--queue", help="The bridge's --queue folder (its log.jsonl is read).")]
+BaseUrlOpt = Annotated[str, typer.Option("--base-url", help="The bridge's URL.")]
 
 
 @record_app.command("run")
@@ -34,8 +36,8 @@ def run_cmd(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="A scenario file in the format of SCENARIOS.md (JSON Lines).")],
     fixtures: FixturesOpt,
-    queue: Annotated[Path, typer.Option("--queue", help="The bridge's --queue folder (its log.jsonl is read).")],
-    base_url: Annotated[str, typer.Option("--base-url", help="The bridge's URL.")] = "http://127.0.0.1:18080/v1",
+    queue: QueueOpt,
+    base_url: BaseUrlOpt = "http://127.0.0.1:18080/v1",
     answers: Annotated[str, typer.Option(
         "--answers", help="offline: answers by the offline stand-in, only extraction calls recorded (replay with "
         "'replay:FILE?answers=offline'); recorded: every call goes to the bridge, memory off too.")] = "offline",
@@ -66,8 +68,8 @@ def redteam_cmd(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="A red-team file (JSON Lines; format in memory_agent.evals.redteam).")],
     fixtures: FixturesOpt,
-    queue: Annotated[Path, typer.Option("--queue", help="The bridge's --queue folder (its log.jsonl is read).")],
-    base_url: Annotated[str, typer.Option("--base-url", help="The bridge's URL.")] = "http://127.0.0.1:18080/v1",
+    queue: QueueOpt,
+    base_url: BaseUrlOpt = "http://127.0.0.1:18080/v1",
 ) -> None:
     """Run the red-team items as `eval redteam` does; every extraction call not yet in --fixtures waits in
     the bridge's queue (answers by the offline stand-in: replay with 'replay:FILE?answers=offline')."""
