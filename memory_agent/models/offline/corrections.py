@@ -1,7 +1,8 @@
 """Corrections by rule: "sorry, it's Jayden with a y" updates the value of a memory the prompt shows.
 
 A user who corrects something just said rarely restates the whole fact; they give the new value and
-a sign of the mistake ("sorry", "actually", "typo", "I had it wrong", "mixed it up", "swapped"). The
+a sign of the mistake ("sorry", "actually", "typo", "I had it wrong", "mixed it up", "swapped",
+"autocorrect", "I misread"); the value follows "it's", "should be" or any "… is". The
 offline model reads such a message as an update of one of the two memories the prompt lists first
 (the most related to the message): every value the user gives replaces the value of the same shape
 in that memory, the one nearest in spelling for names and numbers. Shapes: a clock time, an
@@ -23,11 +24,12 @@ __all__ = ["corrections"]
 
 _MISTAKE = re.compile(
     r"\b(?:sorry|actually|correction|correct(?:ed|ing)?|i meant|i mean|typo|typed|mistyped|misspel\w*|wrong|"
-    r"mix(?:ed|ing)?\s+(?:it\s+|them\s+|things\s+)?up|my bad|oops|scratch that|ignore|mistake|swapped|oh wait)\b",
+    r"mix(?:ed|ing)?\s+(?:it\s+|them\s+|things\s+)?up|my bad|oops|scratch that|ignore|mistake|swapped|oh wait|"
+    r"wait,?\s+no|autocorrect\w*|auto-correct\w*|mangled|flip(?:ped)?|misread|misheard|got\s+(?:it|that)\s+wrong)\b",
     re.I,
 )
 _VALUE = re.compile(
-    r"\b(?:it's|it is|its|mine is|mine's|that's|that is|the (?:right|correct|real) one is|(?:it )?should be)\s+"
+    r"\b(?:it's|it is|its|mine is|mine's|that's|that is|(?:it )?should be|is|are)\s+"
     r"(?:actually\s+|really\s+|in fact\s+)?(?P<v>[^,;!?]+?)(?=\s*(?:[,;!?]|\.(?:\s|$)|$))",
     re.I,
 )

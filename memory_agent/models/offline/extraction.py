@@ -36,8 +36,9 @@ _REMEMBER = re.compile(r"^(?:please\s+)?(?:remember|note|keep in mind|(?:don't|d
                        r"(?:\s+that)?\s*[:,]?\s+(?!(?:that|this|it|them|these|those)\W*$)(?P<x>\S.*)$", re.I)
 
 
-def _clause_hits(clause: str, question: bool) -> list[tuple[Hit, int, int]]:
-    """Hits for one clause, each with its evidence start/end offsets inside ``clause``."""
+def _clause_hits(clause: str, question: bool, antecedent: str = "") -> list[tuple[Hit, int, int]]:
+    """Hits for one clause, each with its evidence start/end offsets inside ``clause``; ``antecedent``
+    is what "it" in a "forget …" request stands for (the subject of the sentence before)."""
     norm = clause.replace("’", "'")  # same length, so offsets into ``norm`` are offsets into ``clause``
     lead = MARKERS.match(norm)
     offset = lead.end() if lead else 0
@@ -46,7 +47,7 @@ def _clause_hits(clause: str, question: bool) -> list[tuple[Hit, int, int]]:
     if when := LEAD_TIME.match(norm, offset):  # "for the next two months I'm …" → "I'm …"
         offset = when.end()
     s = norm[offset:]
-    if retract := retraction(s):
+    if retract := retraction(s, antecedent):
         return [(retract[0], offset + retract[1].start(), offset + retract[1].end())]
     skip = question or s.rstrip().endswith("?") or QUESTION.match(s) or CHATTER.match(s) or HEDGE.search(s)
     if skip or not s.strip(" .!"):
@@ -87,8 +88,16 @@ def _risk(hit: Hit, evidence: str, content: str, sensitive: bool) -> str:
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\s*[;\n]+\s*")
 _CLAUSE_SPLIT = re.compile(
     r",\s+(?:and\s+|but\s+|so\s+)?(?=(?:(?:normally|usually|generally|typically|otherwise|also|actually)\s+)?"
-    r"(?:I|we|my|our)\b)|\s+(?:and|but|so)\s+(?=(?:I|we|my|our)\b)", re.I
+    r"(?:I|we|my|our)\b|(?:phone|mobile|cell|tel)\b[^,;]*\d|e-?mail\b\s*(?:address\s*)?(?:is\s+|:\s*)?[\w.+-]+@)"
+    r"|\s+(?:and|but|so)\s+(?=(?:I|we|my|our)\b)", re.I
 )
+# "…until the end of January, so I'm working from …": a consequence lasts as long as its cause
+_CONSEQUENCE = re.compile(r"\bso\b|\bwhich means\b|\bmeaning\b", re.I)
+# what a later "forget everything about it" points back to: the sentence's subject ("the wedding is
+# off."), else its last name ("Scrapping Moonwick.")
+_NAMES = re.compile(r"(?<=\S)\s+((?-i:[A-Z])[\w'-]+)")  # a capitalised word not at the sentence's start
+_SUBJECT = re.compile(r"^(?:\W*(?:so|well|ok|okay|sadly|anyway|update|news)\W+)*(?P<np>(?:the|my|our)\s+[\w'-]+"
+                      r"(?:\s+(?!is|was|are|were|has|had|got)[\w'-]+)?)\s+(?:is|was|are|were|has|had|got)\b", re.I)
 
 
 _PAST = re.compile(r"^(?:\W*(?:I|we)\s+(?:was|were|had|did|went|used to|\w+ed)\b)|\b(?:have|has|'ve)\s+(?:been|\w+ed)\b"
@@ -123,14 +132,22 @@ def extract_facts(text: str, message_id: str = "", today: date | None = None) ->
 def _extract(text: str, message_id: str, today: date | None) -> list[tuple[ProposedFact, bool]]:
     """:func:`extract_facts`, each fact with whether it retracts everything about what it names."""
     facts: list[tuple[ProposedFact, bool]] = []
+    antecedent = ""
     for sentence in _SENTENCE_SPLIT.split(text):
         for part, question in _statement_then_question(sentence.strip()):
-            _extract_part(text, part, question, message_id, today, facts)
+            _extract_part(text, part, question, message_id, today, facts, antecedent)
+        subject = _SUBJECT.match(sentence.strip())
+        names = _NAMES.findall(sentence.strip())
+        antecedent = subject["np"] if subject else names[-1] if names else ""
     return facts
 
 
 _BOUNDARY = re.compile(r",\s+|\s+[—–-]+\s+")
 _ASKS = re.compile(r"(?:any|anything|thoughts|ideas|tips|help|recommendations?)\b", re.I)
+# a clause that opens with an auxiliary verb and ends the sentence in "?" is a yes/no question
+# ("…, is an e-bike worth it?"; "…, should I switch?")
+_AUX_FIRST = re.compile(r"(?:is|are|was|were|can|could|would|should|shall|will|do|does|did|has|have|may|might)\s+\w",
+                        re.I)
 
 
 def _statement_then_question(sentence: str) -> list[tuple[str, bool]]:
@@ -142,16 +159,29 @@ def _statement_then_question(sentence: str) -> list[tuple[str, bool]]:
     for b in _BOUNDARY.finditer(sentence):
         rest = sentence[b.end():]
         asked = re.sub(r"^(?:but|and|so)\s+", "", rest, flags=re.I)
-        if QUESTION.match(asked) or _ASKS.match(asked):
+        if QUESTION.match(asked) or _ASKS.match(asked) or _AUX_FIRST.match(asked):
             return [(sentence[: b.start()], False), (rest, True)]
     return [(sentence, True)]
 
 
+def _clauses(sentence: str) -> list[tuple[str, str]]:
+    """``(clause, the words that joined it to the clause before)`` for each clause of ``sentence``."""
+    out, at, joint = [], 0, ""
+    for m in _CLAUSE_SPLIT.finditer(sentence):
+        out.append((sentence[at:m.start()].strip(), joint))
+        at, joint = m.end(), m.group(0)
+    return [*out, (sentence[at:].strip(), joint)]
+
+
 def _extract_part(text: str, sentence: str, question: bool, message_id: str, today: date | None,
-                  facts: list[tuple[ProposedFact, bool]]) -> None:
-    """Append the facts of one statement (or question) ``sentence`` of ``text`` to ``facts``."""
-    for clause in (c.strip() for c in _CLAUSE_SPLIT.split(sentence.strip())):
-        for hit, start, end in _clause_hits(clause, question):
+                  facts: list[tuple[ProposedFact, bool]], antecedent: str = "") -> None:
+    """Append the facts of one statement (or question) ``sentence`` of ``text`` to ``facts``; a clause
+    joined by "so" to one that states an end shares that end."""
+    until_before: str | None = None
+    for clause, joint in _clauses(sentence.strip()):
+        until = _valid_until(clause, today) or (until_before if _CONSEQUENCE.search(joint) else None)
+        until_before = until
+        for hit, start, end in _clause_hits(clause, question, antecedent):
             evidence = clause[start:end].strip(" ,;:") or clause
             content = hit.content if hit.operation == "retract" else as_sentence(hit.content)
             if evidence not in text or not content or any(f.content == content for f, _ in facts):
@@ -163,7 +193,7 @@ def _extract_part(text: str, sentence: str, question: bool, message_id: str, tod
                 message_ids=[message_id] if message_id else [], evidence=evidence,
                 confidence=min(MAX_CONFIDENCE, hit.confidence), importance=default_importance(hit.kind),
                 sensitivity="restricted" if sensitive else "common",
-                valid_until=None if hit.operation == "retract" else _valid_until(clause, today),
+                valid_until=None if hit.operation == "retract" else until,
                 risk=_risk(hit, evidence, content, sensitive),
             ), hit.every))
 

@@ -11,7 +11,7 @@ The prompt lists memories as ``[m<N>] (kind, topic) content``. The rules, in ord
   about the same thing ("my phone number is …"). A slot that holds many values (allergies, pets,
   hobbies) is never replaced: the new value is added.
 - **retract**: "forget X" names the listed memory of the same slot, else the first one about X;
-  "forget everything about X" names every listed memory about X (one retraction each). A memory is
+  "forget everything about X — A, B" names every listed memory about X, A or B (one retraction each). A memory is
   about X when it holds every content word of X, or a name X holds (a capitalised word).
 - otherwise the proposal stays an ``add`` with no target (code then reconciles it by rule).
 """
@@ -34,7 +34,8 @@ _BLOCK = re.compile(r"<memories>\s*\n(?P<body>.*?)\n\s*</memories>", re.S)
 _COPULA = re.compile(r"^the user's\s+(?P<thing>[\w' -]{1,40}?)\s+(?:is|was)\s+", re.I)
 _SWITCH = re.compile(r"\b(?:now uses|systems run on)\b", re.I)
 _FILLER_WORDS = ("the a an user user's users my our their his her its of in on at to for and or with about "
-                 "is are was were be this that these those it everything anything all stuff things")
+                 "is are was were be this that these those it everything anything all stuff things "
+                 "where what who when how which")
 _FILLER = frozenset(_FILLER_WORDS.split())
 
 
@@ -112,8 +113,9 @@ def judge(facts: list[ProposedFact], shown: list[Shown], every: set[int] = froze
     for i, fact in enumerate(facts):
         free = [m for m in shown if m.id not in taken]
         if fact.operation == "retract":
-            if i in every:
-                hits = [m for m in free if _about(fact.content, m.content)]
+            if i in every:  # "everything about Bastien — the restaurant, the trip": each thing listed
+                named = [n for n in fact.content.split(", ") if n.strip()]
+                hits = [m for m in free if any(_about(n, m.content) for n in named)]
             else:
                 same = [m for m in free if fact.topic and _norm(fact.topic) == _norm(m.topic)]
                 hits = (same or [m for m in free if _about(fact.content, m.content)])[:1]

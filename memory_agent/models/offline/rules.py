@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memory_agent.models.offline.grammar import conj, noun_topic, rewrite, topic_for, trim_tail
-from memory_agent.models.offline.vocabulary import GENERIC_STOP, PAST_IRREGULAR, TIME, WHEN_CHANGED
+from memory_agent.models.offline.vocabulary import GENERIC_STOP, NOT_NAMES, PAST_IRREGULAR, TIME, WHEN_CHANGED
 
 __all__ = ["RULES", "Handler", "Hit", "retraction"]
 
@@ -96,8 +96,9 @@ _add(_KEEP + r"(?P<x>short|brief|concise|simple|detailed|technical|formal|casual
      "procedural", "answer style", "The user wants {x} answers.")
 _add(_KEEP + r"(?P<x>under\s+[^,;!?]+?)" + _STOP, "procedural", "answer style", "The user wants answers {x}.")
 _CODE = "procedural", "code language", "The user wants code examples in {x}."
-_add(r"^(?:please\s+)?(?:always\s+)?(?:give|show|write|send|provide)\s+(?:me\s+)?(?:all\s+)?(?:the\s+|your\s+)?"
-     r"(?:code\s+)?(?:examples?|snippets?|samples?|code)\s+in\s+(?P<x>[\w#+.]+?)" + _STOP, *_CODE)
+_FROM_NOW = r"(?:\s+(?:from now on|from here on(?: out)?|going forward|please|only|too))*"
+_add(r"^(?:please\s+)?(?:always\s+)?(?:(?:give|show|write|send|provide)\s+(?:me\s+)?(?:all\s+)?(?:the\s+|your\s+)?)?"
+     r"(?:code\s+)?(?:examples?|snippets?|samples?|code)\s+in\s+(?P<x>[\w#+.]+?)" + _FROM_NOW + _STOP, *_CODE)
 _add(r"^(?:please\s+)?use\s+(?P<x>[\w#+.]+)\s+for\s+(?:the\s+|all\s+)?(?:code\s+)?(?:examples|snippets|code)",
      *_CODE)
 
@@ -114,8 +115,16 @@ _PARTICIPLE = {"call": "called", "phone": "phoned", "ring": "rung", "text": "tex
        r"(?:\s+up)?(?P<x>[^,;!?]*?)" + _STOP)
 def _no_contact(m: re.Match[str]) -> Hit:
     when = trim_tail(m["x"]).strip()
-    content = f"The user does not want to be {_PARTICIPLE[m['v'].lower()]}{' ' + rewrite(when) if when else ''}."
-    return Hit("constraint", "contact", content, end=m.start("x") + len(trim_tail(m["x"])))
+    content = f"The user does not want to be {_PARTICIPLE[m['v'].lower()]}{' ' + rewrite(when) if when else ''}"
+    end = m.start("x") + len(trim_tail(m["x"]))
+    # the way that is allowed, said right after: "never call me, e-mail only"
+    if only := _ONLY_WAY.match(m.string, end):
+        content, end = f"{content}; {only['way']} only", only.end()
+    return Hit("constraint", "contact", content + ".", end=end)
+
+
+_ONLY_WAY = re.compile(r"\s*[,;:—–-]?\s*(?P<way>(?:by\s+|via\s+)?(?:e-?mail|text(?:\s+messages?)?|sms|whatsapp|"
+                       r"signal|letters?|post|phone|chat|messages?)(?:\s+or\s+[\w-]+)?)\s+only\b", re.I)
 
 
 @_rule(r"^(?:please\s+)?(?:(?:my|our|all|any)\s+)?(?P<thing>deliveries|parcels|packages|calls|phone calls|visits|"
@@ -146,6 +155,7 @@ _add(_AM + r"(?:(?:very|quite|\w+ly)\s+)?allergic\s+to\s+" + _O,
      "constraint", "allergy", "The user is allergic to {x}.")
 _add(r"^I\s+have\s+(?P<a>an?\s+)?(?:(?:severe|mild|bad)\s+)?(?P<x>[\w -]+?)\s+allergy" + _STOP,
      "constraint", "allergy", "The user has {a}{x} allergy.")
+_add(_AM + r"(?:a\s+)?(?P<x>coeliac|celiac)\b", "constraint", "gluten", "The user is {x}.")
 _add(_AM + r"(?:(?:a|an|strictly|strict|fully|mostly)\s+)*(?P<x>vegetarian|vegan|pescatarian|gluten[- ]free|"
      r"lactose[- ]intolerant|dairy[- ]free|keto|kosher|halal)\b", "preference", "diet", "The user is {x}.")
 _add(r"^I\s+(?P<neg>can't|cannot|can not)\s+eat\s+" + _O, "constraint", "diet", "The user {neg} eat {x}.")
@@ -158,17 +168,39 @@ _add(r"^(?:my|our)\s+(?:new\s+)?(?:mobile|phone|cell|cellphone)(?:\s+number)?\s+
 _add(r"^(?:(?:i\s+)?(?:got|have|'ve got|just got)\s+)?(?:a\s+)?new\s+(?:sim|number|phone|mobile)\b[^\d+]{0,30}?"
      + _PHONE_NUMBER, "fact", "phone", "The user's phone number is {x}.")
 _add(r"^(?:my name is|my name's)\s+(?P<x>[^,;!?]{1,40}?)" + _STOP, "fact", "name", "The user's name is {x}.")
+# "Hi, I'm Ines, I live …": one capitalised word after "I'm" is a name, unless it is a nationality,
+# a language or a faith ("I'm Italian", "I'm Catholic") or a word of mood ("I'm Sorry")
+_add(_AM + r"(?!(?:" + NOT_NAMES + r")\b)(?P<x>(?-i:[A-Z][a-z]+(?:-[A-Z][a-z]+)?))"
+     r"(?=\s*(?:[,.!]|$|\s+(?:and|here|from|by the way)\b))", "fact", "name", "The user's name is {x}.")
 _add(r"^(?:call me|I go by)\s+(?P<x>[^,;!?]{1,40}?)" + _STOP,
      "fact", "name", "The user wants to be called {x}.")
 _HAVE = r"^I\s+(?:have|'ve got|have got|own)\s+(?P<x>(?:a|an|one|two|three|four|\d+)\s+"
-_add(_HAVE + r"[\w ]*?(?:dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|horse)s?\s+"
+_PETS = r"(?:dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|horse|guinea pig|ferret)"
+
+
+@_rule(_HAVE + r"[\w ]*?" + _PETS + r"s?),\s+(?P<name>(?-i:[A-Z])[\w'-]+)(?=\s*(?:[,;.!]|$|\s+(?:who|which|that)\b))")
+def _pet_named(m: re.Match[str]) -> Hit:
+    """ "I have a cat, Mochi, who …": the name in apposition is the pet's."""
+    return Hit("fact", "pet", f"The user has {rewrite(m['x'])} named {m['name']}.", end=m.end())
+
+
+_add(_HAVE + r"[\w ]*?" + _PETS + r"s?\s+"
      r"(?:named|called)\s+[^,;!?]+?)" + _STOP, "fact", "pet", "The user has {x}.")
+# contact data given as labelled values: "phone 090-4417-2286, email haruto.s@kumomail.jp"
+_add(r"^(?:(?:my|our)\s+)?(?:(?:work|personal|private|home|new)\s+)?(?:phone|mobile|cell|tel)(?:\s+(?:number|no\.?))?"
+     r"\s*(?:is\s+|:\s*|\s)" + _PHONE_NUMBER, "fact", "phone", "The user's phone number is {x}.")
+_add(r"^(?:(?:my|our)\s+)?(?P<w>(?:work|personal|private|home|new)\s+)?e-?mail(?:\s+address)?\s*(?:is\s+|:\s*|\s)"
+     r"(?P<x>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)", "fact", "{w}email", "The user's {w}email address is {x}.")
 _add(_HAVE + r"(?![^,;!?]*\b(?:question|idea|problem|issue|doubt|minute|second|moment|feeling|meeting|call|"
      r"request)s?\b)[^,;!?]+?)" + _STOP, "fact", "*", "The user has {x}.")
 _add(r"^I\s+(?:have to|must|need to|am required to|'m required to)\s+use\s+" + _O,
      "constraint", "*", "The user has to use {x}.")
 _LIVE = r"^(?:I|we)\s+(?:currently\s+|now\s+|still\s+)?(?:live|reside)\s+"
 _add(_LIVE + r"(?:at\s+|in\s+(?=\d))" + _O, "fact", "address", "The user lives at {x}.")
+# "got the keys to our new house in Swansea": a move, in the words people use for one
+_add(r"^(?:(?:we|I)\s+)?(?:(?:finally|just|have|'ve)\s+)*(?:got|picked up|collected|have)\s+the\s+keys\s+"
+     r"(?:to|for)\s+(?:our|my|the)\s+(?:new\s+)?(?:house|flat|place|home|apartment|condo)\s+in\s+" + _O,
+     "fact", "home city", "The user lives in {x}.", change=True)
 _add(_LIVE + r"(?P<prep>in|near)\s+" + _O, "fact", "home city", "The user lives {prep} {x}.")
 _add(_AM + r"(?:currently\s+|now\s+|usually\s+|normally\s+)?(?:based|located)\s+in\s+" + _O, "fact", "home city",
      "The user is based in {x}.")
@@ -177,6 +209,8 @@ _add(_AM + r"(?:currently\s+|temporarily\s+|now\s+)?(?P<v>staying|working)\s+(?P
      "fact", "current location", "The user is {v} {prep} {x}.")
 _add(r"^I\s+(?:currently\s+|now\s+)?work\s+(?P<prep>at|for)\s+" + _O, "fact", "employer",
      "The user works {prep} {x}.")
+_add(r"^I\s+(?:currently\s+|now\s+)?work\s+(?P<x>(?:in|on)\s+[^,;!?]+?\s+(?:at|for)\s+[^,;!?]+?)" + _STOP, "fact",
+     "employer", "The user works {x}.")  # "I work in the QA lab at Halvorsen Pharma"
 _add(_AM + r"(?:currently\s+|now\s+)?(?:working|employed)\s+(?:at|for|by)\s+" + _O,
      "fact", "employer", "The user works at {x}.")
 _add(r"^I\s+work\s+as\s+" + _O, "fact", "role", "The user works as {x}.")
@@ -217,11 +251,22 @@ _add(_WE_ARE + r"(?:now\s+)?(?:settled|living)\s+in\s+" + _PLACE + _STOP, "fact"
 _add(_WE_ARE + r"(?:usually|normally|generally)\s+in\s+" + _PLACE + r"\b", "fact", "home city",
      "The user is usually in {x}.")
 _add(_WE_ARE + r"(?:currently\s+)?in\s+" + _PLACE + r"\b", "fact", "current location", "The user is in {x}.")
+# "we're getting married in June", "we're buying a flat": a change under way, the user's too
+_add(_WE_ARE + r"(?P<p>(?P<x>(?:getting\s+(?:married|divorced|engaged)|having\s+a\s+baby|expecting|buying|selling|"
+     r"renovating|building|moving)\b[^,;!?]*?))" + _STOP, "event", "*", "The user is {p}.")
+# "we're a team of 6 doing two-week sprints": the user is one of the group
+_add(r"^we(?:'re|\s+are)\s+(?P<x>(?:a|an)\s+(?!(?:bit|little|lot|kind|sort|few|couple of)\b)[^,;!?]+?)" + _STOP,
+     "fact", "*", "The user is part of {x}.")
+# without a subject, as chat often is: "currently reading Piranesi", "started Piranesi last night"
+_add(r"^(?P<p>(?:currently|still|now)\s+\w+ing\s+(?P<x>[^,;!?]+?))" + _STOP, "fact", "*", "The user is {p}.")
+_add(r"^(?:just\s+|finally\s+)?(?P<v>started|began|finished|joined|adopted|bought|booked|enrolled in|signed up for)\s+"
+     + _O, "event", "*", "The user {v} {x}.")
 # "I'm on parental leave until May", "I'm on a low-salt diet": a state the user is in
 _add(_AM + r"(?:currently\s+)?(?P<p>on\s+(?!(?:it|that|this|board|my way|the way|track|time|top|fire)\b)"
      r"(?P<x>[^,;!?]+?))" + _STOP, "fact", "*", "The user is {p}.")
 # "I'm not drinking at all": a negated activity
-_add(_AM + r"(?P<p>not\s+(?P<x>\w+ing\b[^,;!?]*?))" + _STOP, "fact", "*", "The user is {p}.")
+_add(_AM + r"(?P<p>not\s+(?P<x>\w+ing\b(?!\s+(?:it|that|this|them)\b)[^,;!?]*?))" + _STOP, "fact", "*",
+     "The user is {p}.")  # not "I'm not doing it anymore": what "it" was is in another sentence
 
 
 _DECIDED = _PERF + r"(?P<v>decided|agreed|chose|picked|selected|settled|went with|opted)\b\s*" + _L
@@ -274,7 +319,8 @@ _add(_AM + r"(?P<p>(?:really\s+|very\s+|so\s+|totally\s+)?(?:into|keen\s+on|a\s+
 _add(_AM + r"(?P<p>(?:currently\s+|still\s+|now\s+)?(?:learning|studying|practicing|practising|training for|"
      r"taking|teaching|volunteering|coaching|playing|reading|saving for|raising)\s+(?P<x>[^,;!?]+?))" + _STOP,
      "fact", "*", "The user is {p}.")
-_add(_AM + r"(?P<p>(?:going|planning|about|getting ready|excited)\s+to\s+" + _O + ")", "event", "*v",
+_add(_AM + r"(?P<p>(?:going|planning|about|getting ready|excited|flying|travell?ing|heading|driving|off)\s+to\s+"
+     + _O + ")", "event", "*v",
      "The user is {p}.")
 _add(r"^I(?:'ll|\s+will)\s+" + _O, "event", "*v", "The user will {x}.")
 _add(r"^I\s+(?P<v>plan|intend)\s+to\s+" + _O, "event", "*v", "The user {v}s to {x}.")
@@ -295,7 +341,41 @@ _add(r"^(?:my|our)\s+(?P<thing>\w+(?:\s+\w+)??)\s+(?P<v>(?:really\s+)?(?:love|li
      r"want|live|work|\w+s))\s+" + _O, "fact", "*", "The user's {thing} {v} {x}.")
 
 
+# what the user's team does, in the present ("we manage all our infra with Terraform"); not "we have"
+# or "we love": a household's things and tastes are not a team's
+_WE_DO = ("manage|deploy|run|host|use|build|ship|release|store|keep|track|handle|write|test|sell|make|serve|"
+          "support|offer|develop|maintain|publish|monitor")
+
+
+@_rule(r"^we\s+(?:(?:all|usually|mostly|mainly|always|now|currently|still|also|just)\s+)*(?P<v>" + _WE_DO + r")\s+"
+       + _O)
+def _we_do(m: re.Match[str]) -> Hit:
+    x = trim_tail(m["x"])
+    return Hit("fact", topic_for(x) or noun_topic(x), f"The user's team {conj(m['v'].lower())} {rewrite(x)}.",
+               end=m.start("x") + len(x))
+
+
+# "Haskell is my favourite language by a mile"
+_add(r"^(?P<x>(?-i:[A-Z])[\w#+.'-]*(?:\s+[\w#+.'-]+){0,4}?)\s+(?:is|are)\s+(?:still\s+)?my\s+"
+     r"(?:all[- ]time\s+|absolute\s+)?(?P<fav>favou?rite)\s+(?P<thing>[\w -]+?)"
+     r"(?:\s+(?:by (?:a mile|far)|ever|of all time|these days|right now))?" + _STOP,
+     "preference", "*{thing}", "The user's {fav} {thing} is {x}.")
+
+
+@_rule(r"^I\s+do\s+(?P<x>[^,;!?]+?)" + _STOP)
+def _i_do(m: re.Match[str]) -> Hit | None:
+    """ "I do marketing for a skincare brand"; not "I do think …" nor "I do not …"."""
+    first = m["x"].split()[0].lower()
+    if first in GENERIC_STOP or first in {"not", "that", "this", "it", "so", "too", "what", "the", "a", "believe"}:
+        return None
+    x = trim_tail(m["x"])
+    return Hit("fact", topic_for(x) or noun_topic(x), f"The user does {rewrite(x)}.", end=m.start("x") + len(x))
+
+
 _LY_VERBS = "apply|reply|rely|supply|multiply|comply|imply|fly|ally|bully|rally|tally"
+
+
+_YEARS = re.compile(r"\b(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten|several|many|a few)\s+years?\b", re.I)
 
 
 @_rule(r"^I\s+(?:(?:just|recently|finally|actually|also|even|once|already|really|"
@@ -310,7 +390,9 @@ def _generic(m: re.Match[str]) -> Hit | None:
     x = trim_tail(m["x"])
     past = verb in PAST_IRREGULAR or verb.split()[0].endswith("ed")
     content = f"The user {m['v'] if past else conj(m['v'])} {rewrite(TIME.sub('', x))}."
-    return Hit("event" if past else "fact", topic_for(x) or noun_topic(x) or verb, content,
+    # the past over years is a life's history, not a passing event: "I spent 3 years as an auditor"
+    event = past and not _YEARS.search(x)
+    return Hit("event" if event else "fact", topic_for(x) or noun_topic(x) or verb, content,
                 confidence=0.7 if past else 0.6, end=m.start("x") + len(x))
 
 
@@ -338,10 +420,11 @@ _NOW_SECRET = re.compile(
 )
 
 
-def retraction(s: str) -> tuple[Hit, re.Match[str]] | None:
+def retraction(s: str, antecedent: str = "") -> tuple[Hit, re.Match[str]] | None:
     """A retract proposal for "forget where I live" (content: "where the user lives"), and for
     something said before that the user now declares a secret ("that favourite number is also my
-    PIN": content "the user's favourite number"), which may not stay in memory."""
+    PIN": content "the user's favourite number"), which may not stay in memory. "Forget it" names
+    ``antecedent`` (what "it" stands for), or nothing without one."""
     if secret := _NOW_SECRET.search(s):
         thing = secret["x"]
         topic = topic_for(thing) or noun_topic(thing)
@@ -357,16 +440,21 @@ def retraction(s: str) -> tuple[Hit, re.Match[str]] | None:
         r"^(?:(?:what|everything|anything)\s+I\s+(?:said|told you|mentioned)\s+about|"
         r"the fact that|about|that)\s+", "", named, flags=re.I)
     if x.lower() in {"it", "that", "this", "about it", "them", "him", "her"}:
-        return None
+        if not antecedent:
+            return None
+        x = antecedent
     mine = re.match(r"(?:my|our)\s+(.+)", x, re.I)
     topic = topic_for(x) or noun_topic(mine[1] if mine else x)
     content = rewrite(x, user=True)
     if every and (listed := _LISTED.search(s, m.start())):  # "everything about X — the job, Hugh, all of it"
-        names = [n for n in re.findall(r"\b[A-Z][\w'-]+", listed["rest"]) if n != "I" and n not in content]
-        content = ", ".join([content, *dict.fromkeys(names)])
+        items = [trim_tail(i).strip(" .") for i in re.split(r",\s*|\s+and\s+", listed["rest"])]
+        items = [i for i in items if i and i not in content and not _ALL_OF_IT.fullmatch(i)]
+        content = ", ".join([content, *dict.fromkeys(items)])
     return Hit(_RETRACT_KINDS.get(topic, "fact"), topic, content, operation="retract", every=bool(every)), m
 
 
+_ALL_OF_IT = re.compile(r"(?:and\s+)?(?:all|everything|anything|the lot|etc\.?)(?:\s+(?:of it|else|of that))?|"
+                        r"(?:the\s+)?whole\s+thing|new chapter|please|thanks", re.I)
 # what follows "forget everything about X" after a dash or colon: the things it covers, to the sentence's end
 _LISTED = re.compile(r"\s[—–:-]+\s*(?P<rest>[^.!?]*)")
 

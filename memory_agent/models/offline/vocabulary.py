@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CHATTER", "FILLER", "GENERIC_STOP", "HEADLINE", "HEDGE", "LEAD_TIME", "MARKERS", "NO_CONJUGATION",
-           "PAST_IRREGULAR", "QUESTION", "RESTRICTED", "TIME", "TOPIC_KEYWORDS", "WHEN_CHANGED"]
+__all__ = ["CHATTER", "FILLER", "GENERIC_STOP", "HEADLINE", "HEDGE", "LEAD_TIME", "MARKERS", "NOT_NAMES",
+           "NO_CONJUGATION", "PAST_IRREGULAR", "QUESTION", "RESTRICTED", "TIME", "TOPIC_KEYWORDS", "WHEN_CHANGED"]
 
 
 def _words(alternatives: str) -> re.Pattern[str]:
@@ -60,7 +60,8 @@ MARKERS = re.compile(
 LEAD_TIME = re.compile(
     r"(?:(?:for|over)\s+the\s+(?:next|coming)\s+[^,]{1,30}?|for\s+(?:a|an|\d+|one|two|three|four|five|six|a few|"
     r"a couple of)\s+(?:days?|weeks?|months?|years?)|(?:until|till)\s+[^,]{1,30}?|"
-    r"(?:this|next)\s+(?:week|weekend|month|quarter|year))\s*,?\s+(?=(?:I|we|my|our)\b)",
+    r"(?:this|next)\s+(?:week|weekend|month|quarter|year)|these\s+days|nowadays|lately|at\s+the\s+moment|right\s+now)"
+    r"\s*,?\s+(?=(?:I|we|my|our)\b)",
     re.I,
 )
 # A short lead-in of at most five words ending in a colon ("Big news:", "The client pushed back:"), or
@@ -120,4 +121,17 @@ GENERIC_STOP = _wordset(
     "am was were can could will would shall should must may might do did have had think guess hope "
     "wonder want need know mean feel see wish believe suppose assume agree understand appreciate just "
     "really also still only never always usually said told asked forgot remember"
+)
+# Capitalised words after "I'm" that are not a name: nationalities, languages, faiths, moods
+NOT_NAMES = (
+    "American|British|English|Scottish|Welsh|Irish|Canadian|Australian|German|French|Spanish|Italian|Portuguese|"
+    "Dutch|Belgian|Swiss|Austrian|Polish|Czech|Slovak|Hungarian|Romanian|Bulgarian|Greek|Turkish|Russian|"
+    "Ukrainian|Swedish|Norwegian|Danish|Finnish|Icelandic|Estonian|Latvian|Lithuanian|Chinese|Japanese|Korean|"
+    "Vietnamese|Thai|Indian|Pakistani|Bangladeshi|Nepali|Filipino|Filipina|Indonesian|Malaysian|Mexican|"
+    "Brazilian|Argentinian|Argentine|Chilean|Colombian|Peruvian|Cuban|African|Nigerian|Kenyan|Egyptian|"
+    "Moroccan|Israeli|Iranian|Iraqi|Syrian|Lebanese|Saudi|Emirati|European|Asian|Latino|Latina|Hispanic|"
+    "Scandinavian|Catalan|Basque|Flemish|Croatian|Serbian|Slovenian|Bosnian|Albanian|Maltese|Cypriot|"
+    "Catholic|Christian|Muslim|Jewish|Hindu|Buddhist|Sikh|Atheist|Agnostic|Protestant|Mormon|Orthodox|"
+    "Sorry|Fine|Good|Okay|Ok|Back|Done|Here|Home|Ready|New|Not|So|Just|Still|Also|Really|Very|Sure|Glad|Happy|"
+    "Tired|Busy|Free|Open|Out|Off|In|On|Up|Down|Over|Late|Early|Alright|Well|Hungry|Excited|Confused"
 )

@@ -5,6 +5,8 @@ No fakes here: ``extract_facts`` is the rule set ``OfflineChatModel`` runs for e
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from memory_agent.core.facts import ProposedFact
@@ -188,7 +190,68 @@ GENERAL = [
     ("Parcels only on weekdays, please.", "constraint", "parcels", "The user accepts parcels only on weekdays."),
     ("I live in Oslo, is there a good ski shop?", "fact", "home city", "The user lives in Oslo."),
     ("Usually I'm based in Kyiv.", "fact", "home city", "The user is based in Kyiv."),
+    # a lead-in of time, a yes/no question after a statement, names and pets in apposition
+    ("these days I'm a product manager at Monzo", "fact", "role", "The user is a product manager at Monzo."),
+    ("I live in Leeds, is an e-bike worth it?", "fact", "home city", "The user lives in Leeds."),
+    ("Hi, I'm Katrin, nice to meet you", "fact", "name", "The user's name is Katrin."),
+    ("I have a cat, Mochi, who hates baths", "fact", "pet", "The user has a cat named Mochi."),
+    # statements about a group the user belongs to, and without a subject
+    ("we manage all our infra with Terraform", "fact", "infra",
+     "The user's team manages all their infra with Terraform."),
+    ("we're a team of 6 doing two-week sprints", "fact", "team",
+     "The user is part of a team of 6 doing two-week sprints."),
+    ("we're getting married in Lyon", "event", "getting married", "The user is getting married in Lyon."),
+    ("currently reading Piranesi", "fact", "piranesi", "The user is currently reading Piranesi."),
+    ("started pottery classes last night", "event", "pottery classes", "The user started pottery classes."),
+    # other ways of saying a fact
+    ("Haskell is my favourite language by a mile", "preference", "code language",
+     "The user's favourite language is Haskell."),
+    ("examples in Elixir from here on please", "procedural", "code language",
+     "The user wants code examples in Elixir."),
+    ("I do marketing for a skincare brand", "fact", "marketing", "The user does marketing for a skincare brand."),
+    ("I'm flying to Chicago for a conference", "event", "conference",
+     "The user is flying to Chicago for a conference."),
+    ("I work in the QA lab at Halvorsen Pharma", "fact", "employer",
+     "The user works in the QA lab at Halvorsen Pharma."),
+    ("Got the keys to our new flat in Swansea!", "fact", "home city", "The user lives in Swansea."),
+    ("I'm coeliac", "constraint", "gluten", "The user is coeliac."),
+    ("never call me, e-mail only", "constraint", "contact", "The user does not want to be called; e-mail only."),
+    ("I spent 3 years as an auditor at Deloitte", "fact", "3 years as",
+     "The user spent 3 years as an auditor at Deloitte."),
 ]
+
+
+@pytest.mark.parametrize("text", ["I'm Italian.", "I'm Sorry", "I do think so", "we have two kids",
+                                  "I'm not doing it anymore", "we love hiking"])
+def test_look_alikes_of_the_general_patterns_give_nothing(text: str) -> None:
+    assert extract_facts(text, "m1") == [], text
+
+
+def test_labelled_contact_data_gives_one_fact_each() -> None:
+    facts = extract_facts("contact details for the forms: phone 090-4417-2286, email haruto.s@kumomail.jp", "m1")
+    assert [(f.topic, f.content) for f in facts] == [
+        ("phone", "The user's phone number is 090-4417-2286."),
+        ("email", "The user's email address is haruto.s@kumomail.jp."),
+    ]
+
+
+def test_forget_everything_about_it_points_back_to_the_sentence_before() -> None:
+    [wedding] = extract_facts("The wedding is off. Please forget everything about it.", "m1")
+    [project] = extract_facts("Scrapping Moonwick. Forget everything about it.", "m1")
+    assert (wedding.operation, wedding.content) == ("retract", "The wedding")
+    assert (project.operation, project.content) == ("retract", "Moonwick")
+    assert extract_facts("Please forget everything about it.", "m1") == []  # nothing to point back to
+
+
+def test_the_things_listed_after_everything_about_x_are_named_too() -> None:
+    [fact] = extract_facts("forget everything about Bastien — the restaurant, the trip, all of it", "m1")
+    assert fact.content == "Bastien, the restaurant, the trip"
+
+
+def test_a_consequence_joined_by_so_shares_the_stated_end() -> None:
+    facts = extract_facts("our office is closed until the end of January, so I'm working from the WeWork", "m1",
+                          today=date(2025, 11, 3))
+    assert [f.valid_until for f in facts] == ["2026-01-31", "2026-01-31"]
 
 
 @pytest.mark.parametrize(("text", "kind", "topic", "content"), GENERAL, ids=[g[0][:40] for g in GENERAL])
