@@ -49,7 +49,10 @@ _MONEY = _rx(
     r"complimentary|comped|comp'd|grandfathered|legacy (pricing|price|rate|plan)|founders?'? (pricing|price|rate)|"
     r"money back|pay nothing|costs? (me )?nothing|owe nothing|(never|not|won't|don't|doesn't|do not|does not)\s+"
     r"(be\s+|get\s+)?(charged|billed|invoiced)|exempt from (fees?|charges?|payments?|vat|taxes|tax)|tax[- ]exempt|"
-    r"bonus (points|miles|credits?))\b",
+    r"bonus (points|miles|credits?)|credits? (available|to spend|balance|on (my|the) account|in my account))\b",
+    # an amount of credit ("that £150 credit", "a 20 euro credit")
+    r"(?:[$€£¥₹]\s?\d[\d,.]*|\d[\d,.]*\s?[$€£¥₹]|\b\d[\d,.]*[\s-]*(?:euros?|dollars?|pounds?|bucks))"
+    r"[\s-]+(?:\w+\s+)?credits?\b",
     rf"\bfree\s+(?:\w+\s+)?({_FREE_THING})\b|\b(ships?|shipping|delivery) (is |are )?free\b|\d\s*%\s*(off|0ff)\b",
     r"\b(rabatt\w*|nachlass\w*|gutschrift\w*|gutschein\w*|erstattung\w*|rückerstattung\w*|kostenlos\w*|"
     r"versandkostenfrei|gratis|umsonst|remises?|réductions?|rabais|remboursement\w*|gratuit\w*|offert\w*|"

@@ -336,8 +336,9 @@ def readings(text: str) -> list[str]:
     written; with identifiers split into words (``free_shipping``, ``ignoreSafety``,
     ``free-gift-claim``); with words spelled out letter by letter joined (``a d m i n``, ``f.r.e.e``);
     in leetspeak read as letters (``4dm1n`` → ``admin``, ``ru135`` → ``rules``, each word mixing
-    letters and digits read once with ``1`` as ``i`` and once as ``l``); and, where a right-to-left
-    override reverses a span on screen, in the order it is displayed."""
+    letters and digits read once with ``1`` as ``i`` and once as ``l``); where a right-to-left
+    override reverses a span on screen, in the order it is displayed; and with digits said as words
+    in a row read as a number (``four five three nine`` → ``4539``)."""
     plain = prompt_text(text)
     split = re.sub(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z0-9])[_-](?=[A-Za-z0-9])", " ", plain)
     def joined(t: str) -> str:
@@ -349,7 +350,20 @@ def readings(text: str) -> list[str]:
         out.append(_LEET_CANDIDATE.sub(lambda m, one=one: _leet_word(m.group(), one), split))
     if "\u202e" in text:
         out.append(prompt_text(_RTL_OVERRIDE.sub(lambda m: m.group(1)[::-1], text)))
+    if _SPELLED_DIGITS.search(plain):
+        out.append(_SPELLED_DIGITS.sub(_as_digits, plain))
     return list(dict.fromkeys(out))
+
+
+_DIGIT_WORDS = {"zero": "0", "oh": "0", "nought": "0", "one": "1", "two": "2", "three": "3", "four": "4",
+                "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9"}
+# three or more digits said as words in a row ("four five three nine", "eight one three"): a number read out
+_SPELLED_DIGITS = re.compile(r"\b(?:(?:zero|oh|nought|one|two|three|four|five|six|seven|eight|nine)[\s-]+){2,}"
+                             r"(?:zero|oh|nought|one|two|three|four|five|six|seven|eight|nine)\b", re.I)
+
+
+def _as_digits(m: re.Match[str]) -> str:
+    return "".join(_DIGIT_WORDS[w.lower()] for w in re.split(r"[\s-]+", m.group()))
 
 
 @lru_cache(maxsize=8192)  # stored facts are screened again at every load: a pure function of the text

@@ -11,7 +11,9 @@
   mother's maiden name, a seed or recovery phrase, a code word (``"the answer to my security question
   is Biscuit"``); and codes by their use: recovery, backup, one-time, SMS, verification codes, a card's
   CVV;
-- a payment card number (13 to 19 digits passing the Luhn check), the card itself being a credential;
+- a payment card number (13 to 19 digits passing the Luhn check), the card itself being a credential,
+  and any digits given as the user's card ("my card is 4539, 1288, …");
+- a login given with its password (``"my login is hebdenpots / Kiln$ummer88"``);
 - a request to keep something *as* a secret (``"remember it as my PIN"``);
 - a key or token by its shape: the detectors of ``detect-secrets`` (AWS, GitHub, Slack, Stripe, JWT,
   private keys, ``api_key = "..."`` assignments, quoted high-entropy strings; Yelp, Apache-2.0),
@@ -197,6 +199,16 @@ def card_numbers(text: str) -> list[str]:
     return found
 
 
+# A login given with its password ("my Etsy login is hebdenpots / Kiln$ummer88"): the second part is a password.
+_LOGIN_PAIR = re.compile(
+    r"\b(?:login|log-in|sign-in|username|user name|user id|account|credentials)\s*(?:is|are|:|=)\s*"
+    r"(?P<user>[^\s/|,;]+)\s*(?:/|\|)\s*(?P<pw>[^\s,;]{3,})", re.IGNORECASE)
+# A payment card given as the user's with its digits ("my card is 4539 1288 …"), even where they do not
+# pass the Luhn check or are split by commas: the card itself is a credential.
+_CARD_GIVEN = re.compile(
+    r"\b(?:my|the|our|their|the user's)\s+(?:(?:credit|debit|bank|visa|mastercard|amex|payment)\s+)?card"
+    r"(?:\s+(?:number|no\.?|details|digits))?\s*(?:is|are|:|=)\s*(?P<v>\d{4}(?:[\s,.-]{1,2}\d{3,4}){0,4})",
+    re.IGNORECASE)
 _VALUE_AFTER_COPULA = re.compile(r"\s*[:=]?\s*(?:['\"«“‘](?P<q>[^'\"»”’]{1,60})['\"»”’]|(?P<t>[^\s,;]+))")
 _STRIP = "'\"«»“”‘’.,;:!?()[]{}"
 
@@ -228,6 +240,8 @@ def secret_values(*readings: str) -> list[str]:
         found += [m.group() for m in _KEY_PREFIX.finditer(text)]
         found += [t for t in _LONG_TOKEN.findall(text) if _looks_like_key(t)]
         found += card_numbers(text)
+        found += [m["pw"] for m in _LOGIN_PAIR.finditer(text)]
+        found += [g for m in _CARD_GIVEN.finditer(text) for g in re.split(r"[\s,.-]+", m["v"])]
     values = (v.strip(_STRIP).strip() for v in found)
     return list(dict.fromkeys(v for v in values if len(v) >= 3))
 
@@ -251,6 +265,8 @@ def credential_reason(*readings: str) -> str | None:
     credential as the module docstring describes; ``None`` otherwise."""
     for text in readings:
         if _values_named(text) or _KEEP_AS_SECRET.search(text) or _KEY_PREFIX.search(text) or card_numbers(text):
+            return REASON
+        if _LOGIN_PAIR.search(text) or _CARD_GIVEN.search(text):
             return REASON
         if any(_looks_like_key(t) for t in _LONG_TOKEN.findall(text)):
             return REASON

@@ -172,7 +172,7 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage], carr
         if (finding := claim(sentence)) and finding.category not in ("credential", "entitlement"):
             return Verdict(False, f"{finding.reason}, in the sentence its evidence comes from")
     secrets = secret_values(*readings(" ".join(cited)))
-    if secrets and any(holds_secret_value(prompt_text(t), secrets) for t in (evidence, content)):
+    if secrets and any(holds_secret_value(r, secrets) for t in (evidence, content) for r in readings(t)):
         return Verdict(False, "holds a password, PIN or other secret the user gave in this message (never stored)")
     if missing := unsupported_words(content, f"{evidence} {carried}" if carried else evidence):
         return Verdict(False, "the content states what the cited words do not: " + ", ".join(missing))
