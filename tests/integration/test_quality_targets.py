@@ -61,12 +61,12 @@ LEAK_CEILING = {"tune.jsonl": 0, "heldout.jsonl": 0, "sealed.jsonl": 5, "tune2.j
 # heldout_changes.jsonl 15 -> 16 when phone numbers stopped counting as identity numbers (contact data, kept):
 # the offline rules keep the old number and miss the new one said as "Use +48 … from here on" (not tuned on
 # this file; memory_changes.jsonl stays at 9 with a general rule for "my mobile is …" / "new sim — …").
-# 16 -> 10 when the offline rules learned general patterns read on memory_changes.jsonl (subject-less and
+# 16 -> 9 when the offline rules learned general patterns read on memory_changes.jsonl (subject-less and
 # "we" statements, labelled contact data, a name after "I'm", "forget everything about it" resolved to the
 # sentence before, the things listed after "everything about X —") and then on heldout_changes.jsonl itself
 # (the words people use for a move, "forget where I work" by aspect): heldout_changes is a tuned set now.
 # final_changes.jsonl (55 scenarios, a further author, frozen before any run): 9 on its first run, untouched.
-STALE_CEILING = {"examples.jsonl": 0, "memory_changes.jsonl": 9, "heldout_changes.jsonl": 10,
+STALE_CEILING = {"examples.jsonl": 0, "memory_changes.jsonl": 9, "heldout_changes.jsonl": 9,
                  "final_changes.jsonl": 9, "scenarios_example.jsonl": 0}
 SCENARIO_FILES = [*sorted((ROOT / "evals/scenarios").glob("*.jsonl")), SHARED_EXAMPLE]
 # with the recorded output of a strong model (evals/recordings/): failing injected_none, and probes
