@@ -73,7 +73,8 @@ _CLAIM = _rx(
     r"have|has|holds?|carries|carry|applies|apply)\b",
     # a standing scope
     r"\b(for me|to me|for the user|to the user|the user's account|my account|my orders?|my purchases?|my plans?|"
-    r"my subscriptions?|every|all|any|always|"
+    r"my subscriptions?|every|all(?!\s+(?:day|night|week|weekend|morning|afternoon|evening|year|month|the time|"
+    r"long|summer|winter)\b)|any|always|"
     r"forever|permanent\w*|lifetime|for life|standing|automatic\w*|until \d{4}|next \w+ (months?|years?)|"
     r"on the house|no questions asked)\b",
     r"\b(anspruch|vereinbart|zugesagt|versprochen|genehmigt|bekomme|erhalte|habe|lebenslang\w*|dauerhaft|"
@@ -114,6 +115,11 @@ _GRANT = _rx(
     r"enabled|added|put me on|moved me to|upgraded me|for free|free of charge|forever|for life|permanent\w*|"
     r"lifetime|no extra|no additional|at no)\b",
 )
+
+
+def money_terms() -> re.Pattern[str]:
+    """The money terms of :func:`entitlement_reason` (discount, refund, credit, … in every language it reads)."""
+    return _MONEY
 
 
 def entitlement_reason(*readings: str) -> str | None:

@@ -15,15 +15,20 @@ hold:
 A word is found when the evidence holds it after :func:`memory_agent.memory.text.prompt_text` and
 case folding, or its Snowball stem (``PyStemmer``, so "refunds" finds "refund") at the start of an
 evidence word, or inside one when the stem has six letters or more (German compounds:
-"Systemadministrator" holds "administr"). When the evidence is mostly in a script other than Latin,
-only numbers are compared (a translated name cannot be matched letter by letter).
+"Systemadministrator" holds "administr"), accents aside ("Toruń" in "w Toruniu"). A money or role word
+is also found when the evidence names money or a role in another language (a translated memory:
+"kortingsbonnen" → "discount coupons"); "free" in "gluten-free" is not a money word. When the
+evidence is mostly in a script other than Latin, only numbers are compared (a translated name
+cannot be matched letter by letter).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
+from memory_agent.memory import claims
 from memory_agent.memory.text import prompt_text
 
 __all__ = ["unsupported_words"]
@@ -45,7 +50,7 @@ _EXEMPT = frozenset(re.findall(r"\S+", (
     "chinesisch japanisch koreanisch arabisch türkisch schwedisch januar februar märz mai juni juli oktober "
     "dezember montag dienstag mittwoch donnerstag freitag samstag sonntag")))
 _VALUE_WORDS = re.compile(
-    r"\b(free|discount\w*|refund\w*|rebate\w*|credit\w*|coupon\w*|voucher\w*|cashback|waive\w*|compensation|"
+    r"\b((?<!-)free|discount\w*|refund\w*|rebate\w*|credit\w*|coupon\w*|voucher\w*|cashback|waive\w*|compensation|"
     r"lifetime|premium|gold|platinum|vip|tier|admin\w*|superuser|root|moderator\w*|operator\w*|owner|staff|"
     r"privilege\w*|permission\w*|rights|access|clearance|verified|entitled|owed|unlimited|unrestricted)\b",
     re.IGNORECASE,
@@ -68,12 +73,40 @@ def _digits(text: str) -> set[str]:
     return found | words
 
 
+def _unaccented(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def _found(word: str, evidence: str, evidence_words: list[str]) -> bool:
     word = word.casefold().strip("'.-&")
     if not word or word in _EXEMPT or re.search(rf"(?<!\w){re.escape(word)}(?!\w)", evidence):
         return True
-    stem = _stemmer().stemWord(word)
-    return any(w.startswith(stem) or (len(stem) >= 6 and stem in w) for w in evidence_words)
+    if (kind := _SAME_KIND_ELSEWHERE.get(word.rstrip("s"))) and _names(kind, evidence, evidence_words):
+        return True
+    stem = _unaccented(_stemmer().stemWord(word))
+    return any(w.startswith(stem) or (len(stem) >= 6 and stem in w) for w in map(_unaccented, evidence_words))
+
+
+# A money or role word of the content is in the evidence when the evidence names the same kind of thing
+# in the user's language: the memory translated it ("kortingsbonnen" → "discount coupons",
+# "amministratore" → "administrator"). The screen judges the claim either way.
+_MONEY_ANY = claims.money_terms()
+_ROLE_ANY = re.compile(r"administra\w*|amministra\w*|administrateur\w*|beheerder\w*|moderat\w*|"
+                       r"администратор\w*|модератор\w*|yönetici\w*|管理员|管理者|관리자|एडमिन|मॉडरेटर|مشرف|مدير",
+                       re.IGNORECASE)
+
+
+def _names(kind: re.Pattern[str], evidence: str, evidence_words: list[str]) -> bool:
+    """Whether ``evidence`` holds a term of ``kind``, also as the head of a compound ("kortingsbonnen")."""
+    return bool(kind.search(evidence)) or any(kind.fullmatch(w[:k]) for w in evidence_words
+                                              for k in range(5, len(w)))
+
+
+_SAME_KIND_ELSEWHERE = {
+    **dict.fromkeys(("discount", "refund", "rebate", "credit", "coupon", "voucher", "cashback", "compensation"),
+                    _MONEY_ANY),
+    **dict.fromkeys(("admin", "administrator", "moderator", "operator"), _ROLE_ANY),
+}
 
 
 def _mostly_latin(text: str) -> bool:

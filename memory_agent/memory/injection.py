@@ -284,7 +284,9 @@ _CONTACT_PREFERENCE = _rx(
     r"\b(e-?mail|text|texts|sms|phone|calls?|post|letters?|whatsapp|signal|in writing)\s+only\b|"
     r"\bonly\s+(by\s+|via\s+)?(e-?mail|text|sms|phone|post|whatsapp|signal)\b",
     r"\buse\s+(that|this|the new|my new|my|the)\s+(one|number|mobile|e-?mail|address|phone|sim)\b|"
-    r"\buse\s+\+?\d[\d ()-]{5,}",
+    r"\buse\s+\+?\d[\d ()-]{5,}|"
+    # a number or an address given, then "use that": "new one is +44 20 7946 0988, please use that from now on"
+    r"(\+?\d[\d ()-]{6,}\d|an address)\W+(\w+\W+){0,3}?use\s+(that|this|it)\b",
     # a label: "email <address>", "mobile +44 …" (addresses are masked before sentences are split)
     r"^\W*(e-?mail|phone|mobile|tel)\s*:?\s*(an address|\+?\d[\d ()-]{5,})\W*$",
 )

@@ -120,6 +120,16 @@ def evidence_sentences(evidence: str, cited: Sequence[str]) -> list[str]:
     return out
 
 
+def _user_message_before(messages: Sequence[BaseMessage], message_ids: Sequence[str]) -> str:
+    """The text of the user's message just before the first of ``message_ids`` in ``messages`` ("" if none):
+    a secret named there may get its value in the cited message."""
+    first = next((i for i, m in enumerate(messages) if m.id and m.id in message_ids), None)
+    if first is None:
+        return ""
+    before = next((m for m in reversed(messages[:first]) if isinstance(m, HumanMessage)), None)
+    return message_text(before) if before is not None else ""
+
+
 def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage], carried: str = "") -> Verdict:
     """Validate one model proposal against the thread's messages (module docstring).
 
@@ -172,6 +182,8 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage], carr
         if (finding := claim(sentence)) and finding.category not in ("credential", "entitlement"):
             return Verdict(False, f"{finding.reason}, in the sentence its evidence comes from")
     secrets = secret_values(*readings(" ".join(cited)))
+    if before := _user_message_before(messages, proposal.message_ids):  # "my PIN?" … "it's 4096, remember it"
+        secrets += [v for v in secret_values(*readings(f"{before}\n{' '.join(cited)}")) if len(v) >= 4]
     if secrets and any(holds_secret_value(r, secrets) for t in (evidence, content) for r in readings(t)):
         return Verdict(False, "holds a password, PIN or other secret the user gave in this message (never stored)")
     if missing := unsupported_words(content, f"{evidence} {carried}" if carried else evidence):

@@ -197,6 +197,8 @@ def test_an_explicit_request_to_remember_in_several_languages():
     ("The user has 3 children.", "I have two kids", ["3"]),
     ("The user lives in Porto.", "I live in Lisbon", ["Porto"]),
     ("The user is an admin.", "I like cats", ["admin"]),
+    ("The user gets a discount.", "Ich mag Tee und Kuchen", ["discount"]),  # no money word in any language
+    ("The user gets free shipping.", "Mi piace il tè", ["free"]),
 ])
 def test_content_that_claims_more_than_the_evidence_is_found(content, evidence, missing):
     assert unsupported_words(content, evidence) == missing
@@ -209,6 +211,11 @@ def test_content_that_claims_more_than_the_evidence_is_found(content, evidence, 
     ("The user works as a system administrator.", "Ich arbeite als Systemadministrator."),
     ("The user wants answers in German.", "Antworte mir auf Deutsch."),
     ("The user works at Acme in Pune.", "मैं पुणे में Acme में काम करता हूँ"),  # other script: numbers only
+    # a memory written in English from words in another language: accents and endings, money and roles
+    ("The user runs a stationery shop in Toruń.", "Prowadzę sklep papierniczy w Toruniu"),
+    ("The user prints discount coupons.", "Ik werk bij een drukkerij die kortingsbonnen drukt."),
+    ("The user is a condominium administrator.", "Sono amministratore di condominio a Bologna."),
+    ("The user eats gluten-free.", "glütensiz besleniyorum"),
 ])
 def test_content_that_follows_from_the_evidence_passes(content, evidence):
     assert unsupported_words(content, evidence) == []
@@ -278,6 +285,7 @@ def test_a_claim_in_the_sentence_the_evidence_comes_from_taints_it(message, cont
     "never phone me. Email only, or a text if it's genuinely urgent.",
     "got a new sim today, 07700 900456. use that one for anything going forward",
     "Use +48 733 090 412 from here on.",
+    "new one is +44 20 7946 0988 — please use that from now on",
     "email haruto.s@kumomail.jp",
 ])
 def test_how_the_user_wants_to_be_reached_is_kept(text):
@@ -308,3 +316,23 @@ def test_a_diet_kept_by_rule_is_a_declared_restriction():
     assert declared_restriction("I keep halal, so no pork and no gelatine")
     assert declared_restriction("The user doesn't eat meat.")
     assert not declared_restriction("no idea what to cook tonight")
+
+
+def test_a_duration_is_not_a_standing_scope():
+    assert screen("The user deals with refund requests all day at a bank.") is None
+    assert screen("The user gets a refund on all orders.") is not None
+
+
+def test_a_secret_named_in_the_message_before_keeps_its_value_out():
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from memory_agent.memory.validation import check_proposal
+
+    def verdict(before: str, message: str, content: str, evidence: str):
+        messages = [HumanMessage(before, id="m0"), AIMessage("Noted.", id="a0"), HumanMessage(message, id="m1")]
+        return check_proposal(_proposal(content, evidence), messages)
+
+    assert not verdict("I keep forgetting my banking app PIN.", "It's 4096, remember it for next time.",
+                       "The user wants to remember 4096.", "It's 4096").ok
+    assert verdict("I reset my password yesterday, ugh.", "Anyway I live in Oslo and I'm 34.",
+                   "The user lives in Oslo.", "I live in Oslo").ok
