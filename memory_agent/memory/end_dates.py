@@ -194,6 +194,81 @@ def stated_ends(text: str, now: datetime) -> list[StatedEnd]:
     return [end for _, end in sorted(found, key=lambda x: x[0])]
 
 
+# When a fact's event happens, which bounds it: "training for a half marathon in October", "the movers
+# come on the 20th", "we're playing on Saturday", "this summer". Read only to check a model's date (a
+# date the user gives for an event implies the fact's end); never to set one: "my birthday is in May"
+# does not end in May.
+_EVENT = re.compile(r"\b(?P<lead>in|on|at|during|for|this|next|coming|is)\s+(?:the\s+)?(?:" + _DAY + r")", re.I)
+_SEASONS = {"spring": 5, "summer": 8, "autumn": 11, "fall": 11, "winter": 2}
+_SEASON = re.compile(r"\b(?P<which>this|next|in the|over the|during the)\s+"
+                     r"(?P<season>spring|summer|autumn|fall|winter)\b", re.I)
+# Periods in the other languages a user writes in: "nächste Woche", "le mois prochain", "bu yaz", "下周".
+_N = r"(?P<n>\d{1,3}|two|deux|zwei|dos|dois|duas|due|twee|iki|three|trois|drei|tres|três|tre|drie|üç)"
+_N_VALUE = {"two": 2, "deux": 2, "zwei": 2, "dos": 2, "dois": 2, "duas": 2, "due": 2, "twee": 2, "iki": 2,
+            "three": 3, "trois": 3, "drei": 3, "tres": 3, "três": 3, "tre": 3, "drie": 3, "üç": 3}
+_FOREIGN_PERIODS = (
+    ("week", 1, r"nächste[nr]? woche|la semaine prochaine|la próxima semana|la semana que viene|(?:a|na) próxima "
+                r"semana|semana que vem|(?:la )?prossima settimana|settimana prossima|volgende week|gelecek hafta|"
+                r"önümüzdeki hafta|下周|下星期|来週|다음 ?주|на следующей неделе|w przyszłym tygodniu|nästa vecka"),
+    ("week", 0, r"diese woche|dieses wochenende|am wochenende|cette semaine|ce week-end|esta semana|este fin de "
+                r"semana|(?:n)?este fim de semana|questa settimana|questo fine settimana|deze week|dit weekend|"
+                r"bu hafta(?: sonu)?|这个?周末|这周|今週(?:末)?|이번 ?주(?:말)?|на этой неделе|в эти выходные|"
+                r"w ten weekend|i helgen|denna vecka"),
+    ("month", 1, r"nächste[nr]? monat|le mois prochain|el (?:mes que viene|próximo mes)|(?:o|no) próximo mês|"
+                 r"(?:il )?mese prossimo|(?:il )?prossimo mese|volgende maand|gelecek ay|önümüzdeki ay|下个?月|"
+                 r"来月|다음 ?달|в следующем месяце|w przyszłym miesiącu|nästa månad"),
+    ("month", 0, r"diesen monat|ce mois-ci|este mes|este mês|questo mese|deze maand|bu ay|这个月|今月|이번 ?달|"
+                 r"в этом месяце|w tym miesiącu|denna månad"),
+    ("summer", 0, r"diesen sommer|cet été|este verano|(?:n)?este verão|quest'estate|questa estate|deze zomer|bu yaz|"
+                  r"今年夏天|这个夏天|今年の夏|이번 ?여름|этим летом|tego lata|i sommar"),
+)
+_FOREIGN_PERIOD = [(unit, ahead, re.compile(words, re.I)) for unit, ahead, words in _FOREIGN_PERIODS]
+_FOREIGN_DURATIONS = [re.compile(pattern.replace("N", _N), re.I) for pattern in (
+    r"(?:in den |die )?nächsten N (?P<unit>monat|woche|tag)\w*",
+    r"(?:les|dans les|pendant les) N prochain(?:e)?s (?P<unit>mois|semaine|jour)",
+    r"(?:(?:en |durante )?los|(?:durante )?(?:n)?os) próxim[oa]s N (?P<unit>mes|semana|día|dia)\w*",
+    r"(?:nei|i|per i) prossim[ie] N (?P<unit>mes|settiman|giorn)\w*",
+    r"(?:de )?komende N (?P<unit>maand|we|dag)\w*",
+)]
+_UNIT = {"monat": "month", "mois": "month", "mes": "month", "maand": "month", "woche": "week", "semaine": "week",
+         "semana": "week", "settiman": "week", "we": "week", "tag": "day", "jour": "day", "día": "day", "dia": "day",
+         "giorn": "day", "dag": "day"}
+
+
+def implied_ends(text: str, now: datetime) -> list[StatedEnd]:
+    """Ends a model may read from ``text`` beyond :func:`stated_ends`: the day or month an event happens
+    ("in October", "on the 20th", "on Saturday", "this summer") and periods said in other languages
+    ("nächste Woche", "nos próximos dois meses", "bu yaz", "下周"). Used to check a model's
+    ``valid_until`` (:func:`check_valid_until`), never to set one."""
+    today = now.astimezone(UTC).date() if now.tzinfo else now.date()
+    found: list[StatedEnd] = []
+    for m in _EVENT.finditer(text or ""):
+        last, slack = _named_day(m, today) if not m["m6"] else (_event_month(m, today), 2)
+        if last is not None:
+            found.append(StatedEnd(last, m.group(0).strip(), slack))
+    for m in _SEASON.finditer(text or ""):
+        month = _SEASONS[m["season"].lower()]
+        year = today.year + (1 if m["which"].lower() == "next" or month < today.month else 0)
+        found.append(StatedEnd(_month_end(year, month), m.group(0).strip(), 15))
+    for unit, ahead, pattern in _FOREIGN_PERIOD:
+        for m in pattern.finditer(text or ""):
+            last = _month_end(today.year + (today.month > 8), 8) if unit == "summer" else \
+                _period_end(today, unit, ahead)
+            found.append(StatedEnd(last, m.group(0), 15 if unit == "summer" else 2))
+    for m in (m for pattern in _FOREIGN_DURATIONS for m in pattern.finditer(text or "")):
+        n = int(m["n"]) if m["n"].isdigit() else _N_VALUE[m["n"].lower()]
+        unit = _UNIT[m["unit"].lower()]
+        last = _add_months(today, n) if unit == "month" else today + timedelta(days=n * (7 if unit == "week" else 1))
+        found.append(StatedEnd(last, m.group(0), max(1, (last - today).days // 10)))
+    return found
+
+
+def _event_month(m: re.Match[str], today: date) -> date | None:
+    """The last day of the month an event is said to happen in ("in October")."""
+    first = _upcoming(today, _MONTHS[m["m6"].lower().rstrip(".")], 1, m["y6"])
+    return _month_end(first.year, first.month) if first else None
+
+
 def end_of_day(day: date) -> datetime:
     """The UTC instant a fact that holds through ``day`` stops holding: midnight after it."""
     return datetime.combine(day + timedelta(days=1), time.min, tzinfo=UTC)
@@ -201,13 +276,13 @@ def end_of_day(day: date) -> datetime:
 
 def _names_day(text: str, day: date) -> bool:
     """True when ``text`` writes ``day`` out: its ISO form, or its month (name or abbreviation) and its
-    day number next to each other."""
+    day number next to each other ("12 September", "September 12th", "12. September")."""
     if day.isoformat() in text:
         return True
     months = [n for n, i in _MONTHS.items() if i == day.month]
     names = "|".join(sorted(months, key=len, reverse=True))
     n = str(day.day)
-    return bool(re.search(rf"\b{n}{_ORD}(?:\s+of)?\s+(?:{names})\b|\b(?:{names})\.?\s+{n}{_ORD}\b", text, re.I))
+    return bool(re.search(rf"\b{n}\.?{_ORD}(?:\s+of)?\s+(?:{names})\b|\b(?:{names})\.?\s+{n}{_ORD}\b", text, re.I))
 
 
 def check_valid_until(value: str | None, said: str, now: datetime) -> tuple[datetime | None, str]:
@@ -216,7 +291,8 @@ def check_valid_until(value: str | None, said: str, now: datetime) -> tuple[date
     Returns ``(valid_until, "")`` when it is kept (the UTC instant the fact stops holding: midnight
     after the last day), ``(None, "")`` when there is none, and ``(None, reason)`` when it is dropped:
     not an ISO date, a day before today, or not grounded in ``said`` (no end phrase there gives that
-    day within its slack, and the words do not write the day out). A dropped date never drops the
+    day within its slack, nor an event's day or a period in another language (:func:`implied_ends`),
+    and the words do not write the day out). A dropped date never drops the
     fact: it keeps its kind's default validity.
     """
     if value is None or not str(value).strip():
@@ -230,7 +306,8 @@ def check_valid_until(value: str | None, said: str, now: datetime) -> tuple[date
     if day < today:
         return None, f"valid_until {day.isoformat()} dropped: a date in the past (today is {today.isoformat()})"
     ends = stated_ends(said, now)
-    if any(abs((day - e.last_day).days) <= e.slack_days for e in ends) or _names_day(said, day):
+    implied = implied_ends(said, now)
+    if any(abs((day - e.last_day).days) <= e.slack_days for e in (*ends, *implied)) or _names_day(said, day):
         return end_of_day(day), ""
     if ends:
         read = ", ".join(f"'{e.words}' ends {e.last_day.isoformat()}" for e in ends)

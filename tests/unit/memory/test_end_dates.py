@@ -67,3 +67,28 @@ def test_a_past_ungrounded_or_malformed_date_is_dropped_with_a_reason(value: str
 def test_no_date_is_no_reason() -> None:
     assert check_valid_until(None, "I'm away until March 10", NOW) == (None, "")
     assert check_valid_until("  ", "anything", NOW) == (None, "")
+
+
+@pytest.mark.parametrize(("said", "value"), [
+    # the day or month an event happens bounds what is said about it
+    ("I'm training for a half marathon in October.", "2026-10-31"),
+    ("the movers come on the 20th", "2026-01-20"),
+    ("we're playing the Brudenell on Saturday", "2026-01-24"),
+    ("Second round with Copperleaf is Friday.", "2026-01-23"),
+    ("heading to Lisbon this summer with friends", "2026-08-31"),
+    ("Ich plane meine Hochzeit für den 12. September in Lindau.", "2026-09-12"),
+    # periods said in other languages
+    ("Nos próximos dois meses tô sem açúcar.", "2026-03-20"),
+    ("Nächste Woche bin ich in Rom.", "2026-02-01"),
+    ("Il mese prossimo compio quarant'anni.", "2026-02-28"),
+    ("bu yaz Kapadokya'ya gitmek istiyorum", "2026-08-31"),
+    ("下周在上海演出", "2026-02-01"),
+])
+def test_a_model_date_implied_by_the_users_words_is_kept(said: str, value: str) -> None:
+    kept, reason = check_valid_until(value, said, NOW)
+    assert reason == "" and kept == end_of_day(date.fromisoformat(value))
+
+
+def test_an_event_day_is_only_a_check_never_an_end_the_code_reads_itself() -> None:
+    assert stated_ends("My birthday is in May.", NOW) == []
+    assert check_valid_until("2026-07-31", "I'm training for a half marathon in October.", NOW)[0] is None
