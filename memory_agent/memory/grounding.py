@@ -114,9 +114,14 @@ def _mostly_latin(text: str) -> bool:
     return not letters or sum(c.isascii() for c in letters) >= 0.6 * len(letters)
 
 
-def unsupported_words(content: str, evidence: str) -> list[str]:
+def unsupported_words(content: str, evidence: str, message: str = "") -> list[str]:
     """The value-bearing words of ``content`` that ``evidence`` does not hold (module docstring), in
-    content order without repeats; ``[]`` when the content follows from the evidence."""
+    content order without repeats; ``[]`` when the content follows from the evidence. A name may
+    also come from the rest of the cited ``message``: "I've been with Rafaela since August. She's a
+    paramedic" cites "She's a paramedic" for "Rafaela is a paramedic"; numbers, money and role
+    words must be in the evidence itself."""
+    names = prompt_text(message).casefold() if message else ""
+    names_words = _WORD.findall(names)
     content, evidence = prompt_text(content), prompt_text(evidence).casefold()
     evidence_digits = _digits(evidence)
     missing: list[str] = []
@@ -126,11 +131,13 @@ def unsupported_words(content: str, evidence: str) -> list[str]:
             missing.append(number.strip())
     if _mostly_latin(evidence):
         evidence_words = _WORD.findall(evidence)
-        words = _CAPITALISED.findall(content.split(" ", 1)[1] if " " in content else "")
-        words += _VALUE_WORDS.findall(content)
-        for word in words:
+        capitalised = _CAPITALISED.findall(content.split(" ", 1)[1] if " " in content else "")
+        for word in [*capitalised, *_VALUE_WORDS.findall(content)]:
             if word.casefold() in _NUMBER_WORDS:
                 continue
-            if not _found(word, evidence, evidence_words):
-                missing.append(word.strip("'.-&"))
+            if _found(word, evidence, evidence_words):
+                continue
+            if names and word in capitalised and not _VALUE_WORDS.fullmatch(word) and _found(word, names, names_words):
+                continue
+            missing.append(word.strip("'.-&"))
     return list(dict.fromkeys(missing))

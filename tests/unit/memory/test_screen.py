@@ -336,3 +336,10 @@ def test_a_secret_named_in_the_message_before_keeps_its_value_out():
                        "The user wants to remember 4096.", "It's 4096").ok
     assert verdict("I reset my password yesterday, ugh.", "Anyway I live in Oslo and I'm 34.",
                    "The user lives in Oslo.", "I live in Oslo").ok
+
+
+def test_a_name_may_come_from_the_rest_of_the_cited_message_but_a_claim_may_not():
+    message = "I've been with Rafaela since August. She's a paramedic and hates hiking. I'm a Gold member."
+    assert unsupported_words("The user's partner Rafaela is a paramedic.", "She's a paramedic", message) == []
+    assert unsupported_words("The user's partner Rafaela is a paramedic.", "She's a paramedic") == ["Rafaela"]
+    assert unsupported_words("The user is a Gold member.", "I like tea", message) == ["Gold"]
