@@ -130,6 +130,14 @@ RUN_ELSEWHERE = {
     "python ../shared/tools/llm_bridge.py answer ID --queue /tmp/bridge --file answer.json": REPLAY_TEST,
     ".venv/bin/memory-agent eval scenarios evals/scenarios/memory_changes.jsonl --model "
     "'replay:evals/recordings/memory_changes.jsonl?answers=offline'": REPLAY_TEST,
+    ".venv/bin/memory-agent eval record run evals/scenarios/final_changes.jsonl --fixtures "
+    "evals/recordings/final_changes.jsonl --queue /tmp/bridge": REPLAY_TEST,
+    ".venv/bin/memory-agent eval record redteam tests/data/redteam/final.jsonl --fixtures "
+    "evals/recordings/redteam_final.jsonl --queue /tmp/bridge": REPLAY_TEST,
+    ".venv/bin/memory-agent eval scenarios evals/scenarios/final_changes.jsonl --model "
+    "'replay:evals/recordings/final_changes.jsonl?answers=offline'": REPLAY_TEST,
+    ".venv/bin/memory-agent eval redteam tests/data/redteam/final.jsonl --model "
+    "'replay:evals/recordings/redteam_final.jsonl?answers=offline'": REPLAY_TEST,
 }
 
 
