@@ -85,11 +85,14 @@ def _risk(hit: Hit, evidence: str, content: str, sensitive: bool) -> str:
     return "sensitive" if sensitive else "none"
 
 
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\s*[;\n]+\s*")
+# an emoji ends a sentence in chat as a full stop does ("… The Loose Screws 🎸 my sister Nora …")
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\s*[;\n]+\s*|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+"
+                             r"(?!(?:to|for|in|at|on|and|but|or|with|from|of|so)\b)")
 _CLAUSE_SPLIT = re.compile(
     r",\s+(?:and\s+|but\s+|so\s+)?(?=(?:(?:normally|usually|generally|typically|otherwise|also|actually)\s+)?"
-    r"(?:I|we|my|our)\b|(?:phone|mobile|cell|tel)\b[^,;]*\d|e-?mail\b\s*(?:address\s*)?(?:is\s+|:\s*)?[\w.+-]+@)"
-    r"|\s+(?:and|but|so)\s+(?=(?:I|we|my|our)\b)", re.I
+    r"(?:(?:on|at|over|in|most|every)\s+(?:the\s+)?\w+\s+)?(?:I|we|my|our)\b|"
+    r"(?:joined|started|moved|switched|left|quit|bought|adopted)\b|(?:phone|mobile|cell|tel)\b[^,;]*\d|e-?mail\b\s*(?:address\s*)?(?:is\s+|:\s*)?[\w.+-]+@)"
+    r"|\s+(?:and|but|so)\s+(?:\w+ly\s+)?(?=(?:I|we|my|our)\b)", re.I
 )
 # "…until the end of January, so I'm working from …": a consequence lasts as long as its cause
 _CONSEQUENCE = re.compile(r"\bso\b|\bwhich means\b|\bmeaning\b", re.I)
@@ -100,7 +103,8 @@ _SUBJECT = re.compile(r"^(?:\W*(?:so|well|ok|okay|sadly|anyway|update|news)\W+)*
                       r"(?:\s+(?!is|was|are|were|has|had|got)[\w'-]+)?)\s+(?:is|was|are|were|has|had|got)\b", re.I)
 
 
-_PAST = re.compile(r"^(?:\W*(?:I|we)\s+(?:was|were|had|did|went|used to|\w+ed)\b)|\b(?:have|has|'ve)\s+(?:been|\w+ed)\b"
+_PAST = re.compile(r"^(?:\W*(?:(?:I|we)\s+)?(?:was|were|had|did|went|used to|left|quit|\w+ed)\b)"
+                   r"|\b(?:have|has|'ve)\s+(?:been|\w+ed)\b"
                    r"|\bago\b|\blast\s+(?:week|month|year|time)\b", re.I)
 
 

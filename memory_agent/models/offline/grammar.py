@@ -16,7 +16,10 @@ _CONJ = {"am": "is", "are": "is", "have": "has", "do": "does", "don't": "doesn't
 
 
 def conj(verb: str) -> str:
-    """Third-person singular after "the user": "live" -> "lives", "went" -> "went"."""
+    """Third-person singular after "the user": "live" -> "lives", "went" -> "went", "give up" -> "gives up"."""
+    head, space, rest = verb.partition(" ")
+    if space:
+        return f"{conj(head)} {rest}"
     low = verb.lower()
     if low in _CONJ:
         return _CONJ[low]
@@ -87,8 +90,9 @@ def noun_topic(text: str, *, drop_verb: bool = False) -> str:
 
 def trim_tail(text: str) -> str:
     """Cut a trailing comment off a statement: "a support group and it was great" -> "a support group",
-    and trailing asides ("please", "btw", "fyi", "lol")."""
+    and trailing asides ("please", "btw", "fyi", "lol") and emoji."""
     head = re.split(r"\s+(?:and|but|so|because|which|where|when)\s+(?:it|that|this|they|there|he|she|i)\b"
                     r"|\s+[-–—]+\s+", text, maxsplit=1, flags=re.I)[0]
-    return re.sub(r"(?:,?\s+(?:please|btw|fyi|lol|haha|thanks|thx))+$", "", head, flags=re.I)
+    head = re.sub(r"(?:,?\s+(?:please|btw|fyi|lol|haha|thanks|thx))+$", "", head, flags=re.I)
+    return re.sub(r"\s*[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+$", "", head)  # a closing emoji
 

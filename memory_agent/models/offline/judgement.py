@@ -14,6 +14,8 @@ The prompt lists memories as ``[m<N>] (kind, topic) content``. The rules, in ord
   "forget everything about X — A, B" names every listed memory about X, A or B (one retraction each). A memory is
   about X when it holds every content word of X, or a name X holds (a capitalised word).
 - otherwise the proposal stays an ``add`` with no target (code then reconciles it by rule).
+
+New values are judged before retractions, so a memory a new value replaces is updated, not retracted.
 """
 
 from __future__ import annotations
@@ -66,8 +68,14 @@ def _norm(text: str) -> str:
     return " ".join(text.casefold().strip(" .").split())
 
 
-def _stems(text: str) -> set[str]:
-    return {w[:5] for w in re.findall(r"[\w']+", text.casefold()) if w not in _FILLER}
+# the slot of a value, not the value: "forget my son's name" is about the memory naming the son
+_ATTRIBUTE = frozenset({"name", "names", "date", "dates", "number", "numbers", "details", "detail", "info", "address",
+                        "birthday"})
+
+
+def _stems(text: str, drop_attributes: bool = False) -> set[str]:
+    words = (re.sub(r"'s$", "", w) for w in re.findall(r"[\w']+", text.casefold()))
+    return {w[:5] for w in words if w not in _FILLER and not (drop_attributes and w in _ATTRIBUTE)}
 
 
 def _names(text: str) -> set[str]:
@@ -77,7 +85,7 @@ def _names(text: str) -> set[str]:
 def _about(named: str, content: str) -> bool:
     """True when a memory's ``content`` is about what the user ``named``: it holds every content word
     of it (first five letters), or one of its names."""
-    words = _stems(named)
+    words = _stems(named, drop_attributes=True) or _stems(named)
     if words and words <= _stems(content):
         return True
     names = _names(named)
@@ -110,7 +118,9 @@ def judge(facts: list[ProposedFact], shown: list[Shown], every: set[int] = froze
     """
     out: list[ProposedFact] = []
     taken: set[str] = set()
-    for i, fact in enumerate(facts):
+    # a new value first: "I left Initech; I now work for Globex" updates the Initech memory, and the
+    # retraction then finds it taken
+    for i, fact in sorted(enumerate(facts), key=lambda x: x[1].operation == "retract"):
         free = [m for m in shown if m.id not in taken]
         if fact.operation == "retract":
             if i in every:  # "everything about Bastien — the restaurant, the trip": each thing listed

@@ -165,6 +165,8 @@ _add(r"^I\s+(?:don't|do not|never)\s+eat\s+" + _O, "constraint", "diet", "The us
 _PHONE_NUMBER = r"(?P<x>\+?\d[\d ()-]{6,}\d)"
 _add(r"^(?:my|our)\s+(?:new\s+)?(?:mobile|phone|cell|cellphone)(?:\s+number)?\s+(?:is\s+|:\s*)" + _PHONE_NUMBER,
      "fact", "phone", "The user's phone number is {x}.")
+_add(r"^(?:the\s+|my\s+)?new\s+(?:one|number)\s+is\s+" + _PHONE_NUMBER, "fact", "phone",
+     "The user's phone number is {x}.")
 _add(r"^(?:(?:i\s+)?(?:got|have|'ve got|just got)\s+)?(?:a\s+)?new\s+(?:sim|number|phone|mobile)\b[^\d+]{0,30}?"
      + _PHONE_NUMBER, "fact", "phone", "The user's phone number is {x}.")
 _add(r"^(?:my name is|my name's)\s+(?P<x>[^,;!?]{1,40}?)" + _STOP, "fact", "name", "The user's name is {x}.")
@@ -198,10 +200,12 @@ _add(r"^I\s+(?:have to|must|need to|am required to|'m required to)\s+use\s+" + _
 _LIVE = r"^(?:I|we)\s+(?:currently\s+|now\s+|still\s+)?(?:live|reside)\s+"
 _add(_LIVE + r"(?:at\s+|in\s+(?=\d))" + _O, "fact", "address", "The user lives at {x}.")
 # "got the keys to our new house in Swansea": a move, in the words people use for one
-_add(r"^(?:(?:we|I)\s+)?(?:(?:finally|just|have|'ve)\s+)*(?:got|picked up|collected|have)\s+the\s+keys\s+"
-     r"(?:to|for)\s+(?:our|my|the)\s+(?:new\s+)?(?:house|flat|place|home|apartment|condo)\s+in\s+" + _O,
+_add(r"^(?:(?:we|I)\s+)?(?:(?:finally|just|have|'ve)\s+)*(?:got|picked up|collected|have)\s+the\s+keys"
+     r"(?:\s*[^\w\s]+)?\s+(?:to|for)\s+(?:our|my|the)\s+(?:new\s+)?(?:house|flat|place|home|apartment|condo)\s+in\s+"
+     + _O,
      "fact", "home city", "The user lives in {x}.", change=True)
-_add(_LIVE + r"(?P<prep>in|near)\s+" + _O, "fact", "home city", "The user lives {prep} {x}.")
+_add(_LIVE + r"(?P<prep>in|near)\s+(?P<x>[^,;!?]+?)(?=\s+and\s+[a-z]|\s*(?:[,;!?]|\.(?:\s|$)|$))", "fact",
+     "home city", "The user lives {prep} {x}.")
 _add(_AM + r"(?:currently\s+|now\s+|usually\s+|normally\s+)?(?:based|located)\s+in\s+" + _O, "fact", "home city",
      "The user is based in {x}.")
 _add(_AM + r"(?:originally\s+)?from\s+" + _O, "fact", "hometown", "The user is from {x}.")
@@ -214,6 +218,8 @@ _add(r"^I\s+(?:currently\s+|now\s+)?work\s+(?P<x>(?:in|on)\s+[^,;!?]+?\s+(?:at|f
 _add(_AM + r"(?:currently\s+|now\s+)?(?:working|employed)\s+(?:at|for|by)\s+" + _O,
      "fact", "employer", "The user works at {x}.")
 _add(r"^I\s+work\s+as\s+" + _O, "fact", "role", "The user works as {x}.")
+_add(r"^I\s+(?:just\s+|recently\s+|have\s+|'ve\s+)*transferred\s+to\s+" + _O, "fact", "employer",
+     "The user works at {x}.", change=True)
 _WORKING = (r"(?:currently\s+|now\s+|still\s+)?"
             r"(?P<p>(?:working on|building|developing|writing|creating|making)\s+" + _O + ")")
 _add(_AM + _WORKING, "project", "*", "The user is {p}.")
@@ -324,6 +330,9 @@ _add(_AM + r"(?P<p>(?:going|planning|about|getting ready|excited|flying|travell?
      "The user is {p}.")
 _add(r"^I(?:'ll|\s+will)\s+" + _O, "event", "*v", "The user will {x}.")
 _add(r"^I\s+(?P<v>plan|intend)\s+to\s+" + _O, "event", "*v", "The user {v}s to {x}.")
+# "I'm a backend dev at Spotify", "I'm now a junior data analyst at Flexport": where the user works
+_add(_AM + r"(?:now\s+|currently\s+|still\s+)?(?P<x>(?:a|an)\s+[^,;!?]+?\s+(?:at|for|with)\s+(?-i:[A-Z])[^,;!?]*?)"
+     + _STOP, "fact", "employer", "The user is {x}.")
 _add(_AM + r"(?P<x>(?:a|an|the)\s+(?!(?:bit|little|lot|kind|sort|one|only|same|best|worst)\b)[^,;!?]+?)"
      + _STOP, "fact", "role",
      "The user is {x}.")
@@ -388,7 +397,7 @@ def _generic(m: re.Match[str]) -> Hit | None:
     if verb.endswith("ly") and not re.fullmatch(_LY_VERBS, verb):  # "I totally agree!": an adverb, no verb
         return None
     x = trim_tail(m["x"])
-    past = verb in PAST_IRREGULAR or verb.split()[0].endswith("ed")
+    past = verb.split()[0] in PAST_IRREGULAR or verb.split()[0].endswith("ed")
     content = f"The user {m['v'] if past else conj(m['v'])} {rewrite(TIME.sub('', x))}."
     # the past over years is a life's history, not a passing event: "I spent 3 years as an auditor"
     event = past and not _YEARS.search(x)
@@ -411,6 +420,9 @@ _RETRACT_KINDS = {"allergy": "constraint", "diet": "preference", "code language"
 
 
 # "that favourite number is also my PIN": something said before is declared a secret, so it must go.
+# "I left Spotify", "quit Deloitte": what held that name is over
+_LEFT = re.compile(r"^(?:I\s+)?(?:just\s+|finally\s+|have\s+|'ve\s+)*(?:left|quit)\s+(?P<x>(?-i:[A-Z])[\w&'-]*)"
+                   r"(?=\s*(?:[,;.!?]|$|\s+(?:and|after|last|this|in|for)\b))", re.I)
 _NOW_SECRET = re.compile(
     r"\b(?:that|this|the|my)\s+(?P<x>[\w' -]{2,40}?)\s+(?:is|was)\s+"
     r"(?:also\s+|actually\s+|really\s+|in fact\s+)?"
@@ -425,6 +437,8 @@ def retraction(s: str, antecedent: str = "") -> tuple[Hit, re.Match[str]] | None
     something said before that the user now declares a secret ("that favourite number is also my
     PIN": content "the user's favourite number"), which may not stay in memory. "Forget it" names
     ``antecedent`` (what "it" stands for), or nothing without one."""
+    if left := _LEFT.match(s):
+        return Hit("fact", "employer", left["x"], operation="retract"), left
     if secret := _NOW_SECRET.search(s):
         thing = secret["x"]
         topic = topic_for(thing) or noun_topic(thing)

@@ -41,7 +41,8 @@ RESTRICTED = re.compile(
     r"religio\w*|christian|muslim|jewish|hindu|buddhist|atheist|catholic|church|mosque|synagogue|pray\w*|"
     r"democrat\w*|republican\w*|vote[ds]?|voting|liberals?(?= party)|conservatives?(?= party)|politic\w*|socialist|"
     r"gay|lesbian|bisexual|transgender|trans(?! fats?\b)|lgbtq\w*|queer|sexual\w*|"
-    r"salary|income|debts?|mortgage|net worth|"
+    r"salary|income|debts?|mortgage|net worth|(?:making|earning|earn|make|paid|on)\s+(?:like\s+|about\s+|around\s+)?"
+    r"[$€£]?\d+(?:[.,]\d+)?k\b|"
     r"my (?:home )?address|postcode|zip code)\b"
     # an account's details, not the word ("vintage credit card imprinters"): as memory.sensitive judges it
     r"|\b(?:bank account|credit card|iban|account number|card number)\b(?:\s+(?:number|no\.?|details))?"
@@ -60,7 +61,9 @@ MARKERS = re.compile(
 LEAD_TIME = re.compile(
     r"(?:(?:for|over)\s+the\s+(?:next|coming)\s+[^,]{1,30}?|for\s+(?:a|an|\d+|one|two|three|four|five|six|a few|"
     r"a couple of)\s+(?:days?|weeks?|months?|years?)|(?:until|till)\s+[^,]{1,30}?|"
-    r"(?:this|next)\s+(?:week|weekend|month|quarter|year)|these\s+days|nowadays|lately|at\s+the\s+moment|right\s+now)"
+    r"(?:this|next)\s+(?:week|weekend|month|quarter|year)|these\s+days|nowadays|lately|at\s+the\s+moment|right\s+now|"
+    r"(?:on|at|over)\s+(?:the\s+)?weekends?|in\s+the\s+(?:evenings?|mornings?)|"
+    r"(?:most|every)\s+(?:day|days|morning|mornings|evening|evenings|week|weekend|weekends))"
     r"\s*,?\s+(?=(?:I|we|my|our)\b)",
     re.I,
 )
@@ -114,7 +117,8 @@ FILLER = _wordset(
 PAST_IRREGULAR = _wordset(
     "went was were had did made got saw took came bought ran met found began gave left felt thought told "
     "said built wrote read knew became won lost kept spent sent brought taught caught flew drove ate drank "
-    "swam sang grew sold paid put set let cut hit heard held led rode spoke stood understood woke wore"
+    "swam sang grew sold paid put set let cut hit heard held led rode spoke stood understood woke wore broke "
+    "chose fell forgot hid quit shut split threw"
 )
 NO_CONJUGATION = PAST_IRREGULAR | _wordset("can could will would shall should must may might")
 GENERIC_STOP = _wordset(

@@ -191,7 +191,7 @@ GENERAL = [
     ("I live in Oslo, is there a good ski shop?", "fact", "home city", "The user lives in Oslo."),
     ("Usually I'm based in Kyiv.", "fact", "home city", "The user is based in Kyiv."),
     # a lead-in of time, a yes/no question after a statement, names and pets in apposition
-    ("these days I'm a product manager at Monzo", "fact", "role", "The user is a product manager at Monzo."),
+    ("these days I'm a product manager at Monzo", "fact", "employer", "The user is a product manager at Monzo."),
     ("I live in Leeds, is an e-bike worth it?", "fact", "home city", "The user lives in Leeds."),
     ("Hi, I'm Katrin, nice to meet you", "fact", "name", "The user's name is Katrin."),
     ("I have a cat, Mochi, who hates baths", "fact", "pet", "The user has a cat named Mochi."),
@@ -218,6 +218,12 @@ GENERAL = [
     ("never call me, e-mail only", "constraint", "contact", "The user does not want to be called; e-mail only."),
     ("I spent 3 years as an auditor at Deloitte", "fact", "3 years as",
      "The user spent 3 years as an auditor at Deloitte."),
+    ("I transferred to King's College Hospital in March", "fact", "employer",
+     "The user works at King's College Hospital."),
+    ("WE GOT THE KEYS 🔑 to our apartment in Porto yesterday!!", "fact", "home city", "The user lives in Porto."),
+    ("new one is +44 20 7946 0988", "fact", "phone", "The user's phone number is +44 20 7946 0988."),
+    ("I live in Bristol and play bass", "fact", "home city", "The user lives in Bristol."),
+    ("I broke up with Tom last week", "event", "tom", "The user broke up with Tom."),
 ]
 
 
@@ -382,3 +388,18 @@ def test_an_end_read_from_a_leading_time_phrase() -> None:
 
     [fact] = extract_facts("For the next two weeks I'm working from Lyon.", "m1", today=date(2026, 1, 20))
     assert (fact.content, fact.valid_until) == ("The user is working from Lyon.", "2026-02-03")
+
+
+def test_a_clause_after_an_emoji_or_a_time_lead_is_its_own() -> None:
+    facts = extract_facts("I'm now a data analyst at Flexport 🎉 my sister Nora visits a lot", "m1")
+    assert [f.content for f in facts] == ["The user is a data analyst at Flexport.",
+                                          "The user's sister Nora visits a lot."]
+    facts = extract_facts("I work at Deloitte as an auditor, on weekends I do pottery", "m1")
+    assert [f.content for f in facts] == ["The user works at Deloitte as an auditor.", "The user does pottery."]
+
+
+def test_leaving_a_named_place_retracts_what_names_it() -> None:
+    [left, joined] = extract_facts("I left Spotify, joined Klarna this month", "m1")
+    assert (left.operation, left.content) == ("retract", "Spotify")
+    assert (joined.content, joined.valid_until) == ("The user joined Klarna.", None)
+    assert [f.operation for f in extract_facts("I left my keys at home", "m1")] == ["add"]  # no name: an event
