@@ -95,6 +95,13 @@ def _upcoming(today: date, month: int, day: int, year: str | None) -> date | Non
         return None
 
 
+def _after(today: date, n: int, unit: str) -> date:
+    """The day ``n`` ``unit`` (``day``, ``week``, ``month``, ``year``) after ``today``."""
+    if unit in ("month", "year"):
+        return _add_months(today, n * (12 if unit == "year" else 1))
+    return today + timedelta(days=n * (7 if unit == "week" else 1))
+
+
 def _period_end(today: date, unit: str, ahead: int) -> date:
     if unit in ("week", "weekend"):
         return today + timedelta(days=6 - today.weekday() + 7 * ahead)
@@ -180,13 +187,7 @@ def stated_ends(text: str, now: datetime) -> list[StatedEnd]:
                 last, slack = today + timedelta(days=14), 1
             else:
                 n = _NUMBERS.get(g["n"].lower()) if not g["n"].isdigit() else int(g["n"])
-                unit = g["unit"].lower().rstrip("s")
-                if unit == "month":
-                    last = _add_months(today, n)
-                elif unit == "year":
-                    last = _add_months(today, 12 * n)
-                else:
-                    last = today + timedelta(days=n * (7 if unit == "week" else 1))
+                last = _after(today, n, g["unit"].lower().rstrip("s"))
                 slack = max(1, (last - today).days // 10)
             if last is not None:
                 taken.append((m.start(), m.end()))
@@ -257,8 +258,7 @@ def implied_ends(text: str, now: datetime) -> list[StatedEnd]:
             found.append(StatedEnd(last, m.group(0), 15 if unit == "summer" else 2))
     for m in (m for pattern in _FOREIGN_DURATIONS for m in pattern.finditer(text or "")):
         n = int(m["n"]) if m["n"].isdigit() else _N_VALUE[m["n"].lower()]
-        unit = _UNIT[m["unit"].lower()]
-        last = _add_months(today, n) if unit == "month" else today + timedelta(days=n * (7 if unit == "week" else 1))
+        last = _after(today, n, _UNIT[m["unit"].lower()])
         found.append(StatedEnd(last, m.group(0), max(1, (last - today).days // 10)))
     return found
 
