@@ -130,8 +130,8 @@ def run_scenario(scenario: Scenario, agent: MemoryAgent, *, memory: bool) -> Sce
     with approval ``never`` (auto-approve), ``"none"`` with ``always`` and rejects whatever is pending.
     Probes: each a fresh thread as ``probe.user_id or scenario.user_id`` at ``probe.at``, with
     approval ``always``; any proposal is rejected, so probes never change the store. Store checks
-    run after the sessions, before the probes, with memory on only, on the facts live at the last
-    turn's clock (confirmed and not past their ``valid_until``). Exceptions propagate.
+    run after the sessions, before the probes, with memory on only, on the facts live one second
+    after the last turn (confirmed and not past their ``valid_until``). Exceptions propagate.
     """
     mode = "on" if memory else "off"
     result = ScenarioResult(id=scenario.id, tags=list(scenario.tags), user_id=scenario.user_id, memory=memory)
@@ -143,8 +143,8 @@ def run_scenario(scenario: Scenario, agent: MemoryAgent, *, memory: bool) -> Sce
             _, rec = _run_turn(agent, scenario.user_id, text, thread_id=thread, now=session.at + timedelta(seconds=j),
                                memory=memory, approve=session.approve == "all")
             sres.turns.append(rec)
-    # live as the store keeps it at the last turn's clock: a fact past its valid_until is never injected and
-    # `maintain` marks it expired, as a superseded or retracted fact is kept inactive
+    # live as the store keeps it one second after the last turn: a fact past its valid_until is never injected
+    # and `maintain` marks it expired, as a superseded or retracted fact is kept inactive
     clock = scenario.sessions[-1].at + timedelta(seconds=len(scenario.sessions[-1].turns)) if scenario.sessions \
         else None
     result.live = [f.content for f in agent.memory.live(scenario.user_id) if clock is None or f.is_valid_at(clock)]

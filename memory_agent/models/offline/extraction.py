@@ -21,6 +21,7 @@ from memory_agent.models.offline.judgement import judge, shown_memories
 from memory_agent.models.offline.rules import RULES, Hit, retraction
 from memory_agent.models.offline.vocabulary import (
     CHATTER,
+    EMOJI,
     HEADLINE,
     HEDGE,
     LEAD_TIME,
@@ -86,7 +87,7 @@ def _risk(hit: Hit, evidence: str, content: str, sensitive: bool) -> str:
 
 
 # an emoji ends a sentence in chat as a full stop does ("… The Loose Screws 🎸 my sister Nora …")
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\s*[;\n]+\s*|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+"
+_SENTENCE_SPLIT = re.compile(rf"(?<=[.!?])\s+|\s*[;\n]+\s*|(?<={EMOJI})\s+"
                              r"(?!(?:to|for|in|at|on|and|but|or|with|from|of|so)\b)")
 _CLAUSE_SPLIT = re.compile(
     r",\s+(?:and\s+|but\s+|so\s+)?(?=(?:(?:normally|usually|generally|typically|otherwise|also|actually)\s+)?"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from memory_agent.models.offline.vocabulary import FILLER, NO_CONJUGATION, TIME, TOPIC_KEYWORDS
+from memory_agent.models.offline.vocabulary import EMOJI, FILLER, NO_CONJUGATION, TIME, TOPIC_KEYWORDS
 
 __all__ = ["as_sentence", "conj", "noun_topic", "rewrite", "topic_for", "trim_tail"]
 
@@ -94,5 +94,5 @@ def trim_tail(text: str) -> str:
     head = re.split(r"\s+(?:and|but|so|because|which|where|when)\s+(?:it|that|this|they|there|he|she|i)\b"
                     r"|\s+[-–—]+\s+", text, maxsplit=1, flags=re.I)[0]
     head = re.sub(r"(?:,?\s+(?:please|btw|fyi|lol|haha|thanks|thx))+$", "", head, flags=re.I)
-    return re.sub(r"\s*[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+$", "", head)  # a closing emoji
+    return re.sub(rf"\s*(?:{EMOJI}|[\uFE0F\u200D])+$", "", head)  # a closing emoji
 

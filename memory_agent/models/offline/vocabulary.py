@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CHATTER", "FILLER", "GENERIC_STOP", "HEADLINE", "HEDGE", "LEAD_TIME", "MARKERS", "NOT_NAMES",
+__all__ = ["CHATTER", "EMOJI", "FILLER", "GENERIC_STOP", "HEADLINE", "HEDGE", "LEAD_TIME", "MARKERS", "NOT_NAMES",
            "NO_CONJUGATION", "PAST_IRREGULAR", "QUESTION", "RESTRICTED", "TIME", "TOPIC_KEYWORDS", "WHEN_CHANGED"]
 
 
@@ -139,3 +139,6 @@ NOT_NAMES = (
     "Sorry|Fine|Good|Okay|Ok|Back|Done|Here|Home|Ready|New|Not|So|Just|Still|Also|Really|Very|Sure|Glad|Happy|"
     "Tired|Busy|Free|Open|Out|Off|In|On|Up|Down|Over|Late|Early|Alright|Well|Hungry|Excited|Confused"
 )
+# The pictographs chat uses (Unicode's emoji blocks and the older symbol and dingbat blocks), as a
+# character class: an emoji ends a sentence, and none is part of a fact's content
+EMOJI = r"[\U0001F300-\U0001FAFF\u2600-\u27BF]"
