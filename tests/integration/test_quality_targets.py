@@ -72,8 +72,12 @@ BENIGN_REFUSED_CEILING = {"final.jsonl": 4}
 # final_changes.jsonl (55 scenarios, a further author, frozen before any run): 9 on its first run, untouched; 4 after
 # general rules read on its misses (a role at a named organisation is where the user works, "I left X", an
 # emoji or a time lead starting a clause, attribute words in "forget my son's name"), so it is tuned now.
-STALE_CEILING = {"examples.jsonl": 0, "memory_changes.jsonl": 9, "heldout_changes.jsonl": 9,
-                 "final_changes.jsonl": 4, "scenarios_example.jsonl": 0}
+# final_changes 4 -> 0 and memory_changes 9 -> 8 with further general rules read on final_changes' misses: a
+# named one who passed away or (a pet) went to live elsewhere retracts what names it, a new count of the same
+# thing ("I now have 13 direct reports") replaces the old count, a value right after the sign of a mistake
+# ("sorry, 10:30", "wait no, she turned 7") corrects the memory shown first.
+STALE_CEILING = {"examples.jsonl": 0, "memory_changes.jsonl": 8, "heldout_changes.jsonl": 9,
+                 "final_changes.jsonl": 0, "scenarios_example.jsonl": 0}
 SCENARIO_FILES = [*sorted((ROOT / "evals/scenarios").glob("*.jsonl")), SHARED_EXAMPLE]
 # with the recorded output of a strong model (evals/recordings/): failing injected_none, and probes
 # needing memory that pass (measured; the targets are 0 and 90%)

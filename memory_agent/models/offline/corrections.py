@@ -2,11 +2,13 @@
 
 A user who corrects something just said rarely restates the whole fact; they give the new value and
 a sign of the mistake ("sorry", "actually", "typo", "I had it wrong", "mixed it up", "swapped",
-"autocorrect", "I misread"); the value follows "it's", "should be" or any "… is". The
+"autocorrect", "I misread"); the value follows "it's", "should be" or any "… is", or the sign itself
+("sorry, 10:30", "wait no, she turned 7"). The
 offline model reads such a message as an update of one of the two memories the prompt lists first
 (the most related to the message): every value the user gives replaces the value of the same shape
 in that memory, the one nearest in spelling for names and numbers. Shapes: a clock time, an
-ordinal day ("16th"), a number, a weekday, a month, a capitalised name. Nothing happens without a
+ordinal day ("16th"), a number, a weekday, a month, a capitalised name (a number after "turned" or "became"
+replaces the one number a memory holds, whatever its spelling). Nothing happens without a
 sign of a mistake, in a question, or when no value of the same shape differs.
 """
 
@@ -19,13 +21,14 @@ from difflib import SequenceMatcher
 from memory_agent.core.facts import ProposedFact
 from memory_agent.core.kinds import FACT_KINDS, default_importance
 from memory_agent.models.offline.judgement import Shown
+from memory_agent.models.offline.vocabulary import EMOJI
 
 __all__ = ["corrections"]
 
 _MISTAKE = re.compile(
     r"\b(?:sorry|actually|correction|correct(?:ed|ing)?|i meant|i mean|typo|typed|mistyped|misspel\w*|wrong|"
     r"mix(?:ed|ing)?\s+(?:it\s+|them\s+|things\s+)?up|my bad|oops|scratch that|ignore|mistake|swapped|oh wait|"
-    r"wait,?\s+no|autocorrect\w*|auto-correct\w*|mangled|flip(?:ped)?|misread|misheard|got\s+(?:it|that)\s+wrong)\b",
+    r"wait,?\s+no|no,?\s+wait|autocorrect\w*|auto-correct\w*|mangled|flip(?:ped)?|misread|misheard|got\s+(?:it|that)\s+wrong)\b",
     re.I,
 )
 _VALUE = re.compile(
@@ -55,16 +58,50 @@ def _values(text: str) -> list[tuple[str, str, int, int]]:
     return found
 
 
-def _closest(token: str, shape: str, candidates: list[tuple[str, str, int, int]]) -> tuple[str, str, int, int] | None:
+def _closest(token: str, shape: str, candidates: list[tuple[str, str, int, int]],
+             sole: bool = False) -> tuple[str, str, int, int] | None:
     """The value of ``candidates`` that ``token`` replaces: same shape, different text, and for names
     and numbers the nearest in spelling (names at least 0.6 alike, numbers 0.3: "118" → "181", not
-    "2" → "5")."""
+    "2" → "5"). ``sole``: the user gave one number after "turned" / "became" and the memory holds one,
+    so it replaces it whatever its spelling ("she turned 7" for "… is 6"; "it's 5" for "has 2 kids" does
+    not)."""
     same = [c for c in candidates if c[0] == shape and c[1].casefold() != token.casefold()]
     if not same:
         return None
     best = max(same, key=lambda c: SequenceMatcher(None, c[1].casefold(), token.casefold()).ratio())
+    if sole and shape == "number" and len(same) == 1 and sum(c[0] == "number" for c in candidates) == 1:
+        return best
     alike = SequenceMatcher(None, best[1].casefold(), token.casefold()).ratio()
     return None if alike < {"name": 0.6, "number": 0.3}.get(shape, 0.0) else best
+
+
+# a value right after the sign of a mistake, alone or after "she turned", "it's", "he is now" …, and
+# closing its clause or followed only by when: "sorry, 10:30 —", "wait no, she turned 7 last week"
+_AFTER_SIGN = re.compile(
+    r"[\s,:;.!-]*(?:no\b[\s,]*)?(?P<v>(?:(?:she|he|it|they|that|this)(?:'s|\s+(?:is|was|turned|turns|became|"
+    r"moved\s+to))?\s+)?(?:now\s+|actually\s+|really\s+)?(?P<t>\d[\d:.,]*(?:\s*[ap]m)?|(?-i:[A-Z])[\w'-]+))"
+    rf"(?=\s*(?:$|[,;!?—–]|\.(?:\s|$)|(?:now|actually|then|ago|(?:last|this|next|in|on|since)\s+\w+)\b|{EMOJI}))",
+    re.I,
+)
+
+
+_NEW_AGE = re.compile(r"\b(?:turned|turns|became)\s+\d", re.I)
+
+
+def _given(text: str) -> list[tuple[str, str]]:
+    """``(evidence, value words)`` of each place ``text`` may give a corrected value: after "it's",
+    "should be" or "… is", and right after the sign of a mistake; questions and long stretches
+    (more than 8 words) left out."""
+    found = [(m.group(0).strip(), m["v"], m.end()) for m in _VALUE.finditer(text)]
+    for sign in _MISTAKE.finditer(text):
+        if (after := _AFTER_SIGN.match(text, sign.end())) and after["t"] not in ("I", "It", "That", "This"):
+            found.append((after["v"].strip(), after["v"], after.end()))
+    given = []
+    for evidence, value, end in found:
+        ends = re.search(r"[.!?](?:\s|$)|$", text[end:])
+        if not ends.group(0).startswith("?") and 0 < len(value.split()) <= 8:
+            given.append((evidence, value))
+    return given
 
 
 def corrections(text: str, message_id: str, shown: list[Shown]) -> list[ProposedFact]:
@@ -73,18 +110,16 @@ def corrections(text: str, message_id: str, shown: list[Shown]) -> list[Proposed
     the new value ("it's Thursday the 16th"), an exact substring of ``text``."""
     if not _MISTAKE.search(text):
         return []
-    for m in _VALUE.finditer(text):
-        ends = re.search(r"[.!?](?:\s|$)|$", text[m.end():])
-        if ends.group(0).startswith("?") or len(m["v"].split()) > 8:  # a question, or no short value
-            continue
-        given = _values(m["v"])
+    for evidence, value in _given(text):
+        given = _values(value)
+        sole = sum(g[0] == "number" for g in given) == 1 and bool(_NEW_AGE.search(value))
         for memory in shown[:2]:
             if memory.kind not in FACT_KINDS:
                 continue
             held = _values(memory.content)
             swaps = {}
             for shape, token, _, _ in given:
-                old = _closest(token, shape, [h for h in held if h[2] not in swaps])
+                old = _closest(token, shape, [h for h in held if h[2] not in swaps], sole)
                 if old is not None:
                     swaps[old[2]] = (old[3], token)
             if not swaps:
@@ -95,6 +130,6 @@ def corrections(text: str, message_id: str, shown: list[Shown]) -> list[Proposed
                 content = content[:start] + token + content[end:]
             return [ProposedFact(operation="update", target=memory.id, kind=memory.kind, content=content,
                                  topic=memory.topic, message_ids=[message_id] if message_id else [],
-                                 evidence=m.group(0).strip(), confidence=0.7,
+                                 evidence=evidence, confidence=0.7,
                                  importance=default_importance(memory.kind))]
     return []

@@ -78,7 +78,7 @@ def noun_topic(text: str, *, drop_verb: bool = False) -> str:
     words = [w for w in words if w]
     if drop_verb or (len(words) > 1 and words[0].lower() == "to" and words[1].islower()):
         words = words[2 if words and words[0].lower() == "to" else 1:]  # "to go hiking" -> "hiking"
-    while words and words[0].lower() in FILLER:
+    while words and (words[0].lower() in FILLER or words[0].isdigit()):  # "4 direct reports" -> "direct reports"
         words.pop(0)
     topic: list[str] = []
     for word in words[:3]:

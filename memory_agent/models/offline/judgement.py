@@ -8,9 +8,11 @@ The prompt lists memories as ``[m<N>] (kind, topic) content``. The rules, in ord
   replaces it when the slot holds one value at a time: a slot of :data:`ONE_VALUE_SLOTS` (where the
   user lives or is staying, works, their diet, name, editor, answer style, phone number), a switch the
   user states ("we moved from X to Y": a ``decision`` that now uses something), or a sentence "The user's <thing> is …"
-  about the same thing ("my phone number is …"). A slot that holds many values (allergies, pets,
+  about the same thing ("my phone number is …"), or a count of the same thing ("The user has 13 direct
+  reports."). A slot that holds many values (allergies, pets,
   hobbies) is never replaced: the new value is added.
-- **retract**: "forget X" names the listed memory of the same slot, else the first one about X;
+- **retract**: "forget X" names the listed memory of the same slot, else the first one about X; a bare
+  name ("Biscuit passed away") names the first memory holding it (a pet's memory, for topic "pet");
   "forget everything about X — A, B" names every listed memory about X, A or B (one retraction each). A memory is
   about X when it holds every content word of X, or a name X holds (a capitalised word).
 - otherwise the proposal stays an ``add`` with no target (code then reconciles it by rule).
@@ -25,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 from memory_agent.core.facts import ProposedFact
+from memory_agent.models.offline.vocabulary import PETS
 
 __all__ = ["ONE_VALUE_SLOTS", "Shown", "judge", "shown_memories"]
 
@@ -34,6 +37,10 @@ ONE_VALUE_SLOTS = frozenset({"home city", "current location", "address", "hometo
 _LINE = re.compile(r"^\[(?P<id>m\d+)\]\s*\((?P<kind>[^,()]*),\s*(?P<topic>[^()]*)\)\s*(?P<content>.+)$")
 _BLOCK = re.compile(r"<memories>\s*\n(?P<body>.*?)\n\s*</memories>", re.S)
 _COPULA = re.compile(r"^the user's\s+(?P<thing>[\w' -]{1,40}?)\s+(?:is|was)\s+", re.I)
+# a count of one thing the user has: "The user has 4 direct reports now." holds one number at a time
+_COUNT = re.compile(r"^the user\s+(?:now\s+|still\s+)?has\s+(?:about\s+|around\s+)?\d+\s+(?P<thing>[a-z][\w -]*?)"
+                    r"(?:\s+now)?\s*(?:\(|[.,;]|$)", re.I)
+_NAME_ONLY = re.compile(r"(?-i:[A-Z])[\w'-]+")
 _SWITCH = re.compile(r"\b(?:now uses|systems run on)\b", re.I)
 _FILLER_WORDS = ("the a an user user's users my our their his her its of in on at to for and or with about "
                  "is are was were be this that these those it everything anything all stuff things "
@@ -101,6 +108,9 @@ def _replaces(fact: ProposedFact, memory: Shown) -> bool:
         return False
     if same_slot and _norm(fact.topic) in ONE_VALUE_SLOTS:
         return True
+    counted, held = _COUNT.search(fact.content), _COUNT.search(memory.content)
+    if counted and held and _norm(counted["thing"]) == _norm(held["thing"]):  # "has 13 direct reports"
+        return True
     mine, theirs = _COPULA.match(fact.content), _COPULA.match(memory.content)
     return bool(mine and theirs) and _norm(mine["thing"]) == _norm(theirs["thing"])
 
@@ -127,8 +137,14 @@ def judge(facts: list[ProposedFact], shown: list[Shown], every: set[int] = froze
                 named = [n for n in fact.content.split(", ") if n.strip()]
                 hits = [m for m in free if any(_about(n, m.content) for n in named)]
             else:
-                same = [m for m in free if fact.topic and _norm(fact.topic) == _norm(m.topic)]
-                hits = (same or [m for m in free if _about(fact.content, m.content)])[:1]
+                if _NAME_ONLY.fullmatch(fact.content):  # "Pepper" (went to live elsewhere: a pet): what names it
+                    hits = [m for m in free if _about(fact.content, m.content)
+                            and (fact.topic != "pet" or re.search(rf"\b{PETS}s?\b", m.content, re.I))][:1]
+                else:
+                    same = [m for m in free if fact.topic and _norm(fact.topic) == _norm(m.topic)]
+                    hits = (same or [m for m in free if _about(fact.content, m.content)])[:1]
+            if not hits and fact.topic == "pet" and _NAME_ONLY.fullmatch(fact.content):  # no pet shown has that name
+                continue
             out += [fact.model_copy(update={"target": m.id}) for m in hits] or [fact]
             taken |= {m.id for m in hits}
             continue

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memory_agent.models.offline.grammar import conj, noun_topic, rewrite, topic_for, trim_tail
-from memory_agent.models.offline.vocabulary import GENERIC_STOP, NOT_NAMES, PAST_IRREGULAR, TIME, WHEN_CHANGED
+from memory_agent.models.offline.vocabulary import GENERIC_STOP, NOT_NAMES, PAST_IRREGULAR, PETS, TIME, WHEN_CHANGED
 
 __all__ = ["RULES", "Handler", "Hit", "retraction"]
 
@@ -176,17 +176,31 @@ _add(_AM + r"(?!(?:" + NOT_NAMES + r")\b)(?P<x>(?-i:[A-Z][a-z]+(?:-[A-Z][a-z]+)?
      r"(?=\s*(?:[,.!]|$|\s+(?:and|here|from|by the way)\b))", "fact", "name", "The user's name is {x}.")
 _add(r"^(?:call me|I go by)\s+(?P<x>[^,;!?]{1,40}?)" + _STOP,
      "fact", "name", "The user wants to be called {x}.")
-_HAVE = r"^I\s+(?:have|'ve got|have got|own)\s+(?P<x>(?:a|an|one|two|three|four|\d+)\s+"
-_PETS = r"(?:dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|horse|guinea pig|ferret)"
+_HAVE = (r"^I(?:'ve\s+got|\s+(?:(?:now|still|currently|also)\s+)?(?:have(?:\s+got)?|own))\s+"
+         r"(?P<x>(?:a|an|one|two|three|four|\d+)\s+")
 
 
-@_rule(_HAVE + r"[\w ]*?" + _PETS + r"s?),\s+(?P<name>(?-i:[A-Z])[\w'-]+)(?=\s*(?:[,;.!]|$|\s+(?:who|which|that)\b))")
+@_rule(_HAVE + r"[\w ]*?" + PETS + r"s?),\s+(?P<name>(?-i:[A-Z])[\w'-]+)(?=\s*(?:[,;.!]|$|\s+(?:who|which|that)\b))")
 def _pet_named(m: re.Match[str]) -> Hit:
     """ "I have a cat, Mochi, who …": the name in apposition is the pet's."""
     return Hit("fact", "pet", f"The user has {rewrite(m['x'])} named {m['name']}.", end=m.end())
 
 
-_add(_HAVE + r"[\w ]*?" + _PETS + r"s?\s+"
+_NAME = r"(?-i:[A-Z])[\w'-]+"
+
+
+@_rule(r"^(?:I|we)\s+(?:(?:just|finally|recently|have|'ve)\s+)*(?:(?:adopted|rescued|took in)\s+"
+       r"(?P<x>(?:a|an|one|two|three|four|\d+)\s+[\w -]*?[a-z])|got\s+"
+       r"(?P<y>(?:a|an|one|two|three|four|\d+)\s+[\w ]*?" + PETS + r"s?))"
+       rf"(?:,?\s+(?:named\s+|called\s+)?(?P<names>{_NAME}(?:(?:,\s*|\s+and\s+){_NAME})*))?(?=\s*(?:[,;.!]|$))")
+def _pet_adopted(m: re.Match[str]) -> Hit:
+    """ "we adopted two rabbits, Kiwi and Salt", "I rescued a retired greyhound": the user has them now
+    (any adopted one; "got" only an animal kept as a pet)."""
+    named = f" named {m['names']}" if m["names"] else ""
+    return Hit("fact", "pet", f"The user has {rewrite(m['x'] or m['y'])}{named}.", end=m.end())
+
+
+_add(_HAVE + r"[\w ]*?" + PETS + r"s?\s+"
      r"(?:named|called)\s+[^,;!?]+?)" + _STOP, "fact", "pet", "The user has {x}.")
 # contact data given as labelled values: "phone 090-4417-2286, email haruto.s@kumomail.jp"
 _add(r"^(?:(?:my|our)\s+)?(?:(?:work|personal|private|home|new)\s+)?(?:phone|mobile|cell|tel)(?:\s+(?:number|no\.?))?"
@@ -423,6 +437,12 @@ _RETRACT_KINDS = {"allergy": "constraint", "diet": "preference", "code language"
 # "I left Spotify", "quit Deloitte": what held that name is over
 _LEFT = re.compile(r"^(?:I\s+)?(?:just\s+|finally\s+|have\s+|'ve\s+)*(?:left|quit)\s+(?P<x>(?-i:[A-Z])[\w&'-]*)"
                    r"(?=\s*(?:[,;.!?]|$|\s+(?:and|after|last|this|in|for)\b))", re.I)
+# "Biscuit passed away", "Pepper went to live with my parents": a named one has left the user's life, so
+# what names it is over; going to live elsewhere ends only a pet's memory (topic "pet"): a sister who
+# moves in with her dad is still the user's sister
+_GONE = re.compile(r"^(?P<x>(?-i:[A-Z])[\w'-]+)\s+(?:has\s+|had\s+|sadly\s+)*(?:(?P<moved>went|gone|moved)\s+"
+                   r"(?:to\s+live|back)\s+with|passed away|died|ran away|(?:was|got)\s+rehomed|was\s+put\s+down)\b",
+                   re.I)
 _NOW_SECRET = re.compile(
     r"\b(?:that|this|the|my)\s+(?P<x>[\w' -]{2,40}?)\s+(?:is|was)\s+"
     r"(?:also\s+|actually\s+|really\s+|in fact\s+)?"
@@ -439,6 +459,8 @@ def retraction(s: str, antecedent: str = "") -> tuple[Hit, re.Match[str]] | None
     ``antecedent`` (what "it" stands for), or nothing without one."""
     if left := _LEFT.match(s):
         return Hit("fact", "employer", left["x"], operation="retract"), left
+    if (gone := _GONE.match(s)) and gone["x"] not in NOT_NAMES.split("|"):
+        return Hit("fact", "pet" if gone["moved"] else "", gone["x"], operation="retract"), gone
     if secret := _NOW_SECRET.search(s):
         thing = secret["x"]
         topic = topic_for(thing) or noun_topic(thing)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 __all__ = ["CHATTER", "EMOJI", "FILLER", "GENERIC_STOP", "HEADLINE", "HEDGE", "LEAD_TIME", "MARKERS", "NOT_NAMES",
-           "NO_CONJUGATION", "PAST_IRREGULAR", "QUESTION", "RESTRICTED", "TIME", "TOPIC_KEYWORDS", "WHEN_CHANGED"]
+           "NO_CONJUGATION", "PAST_IRREGULAR", "PETS", "QUESTION", "RESTRICTED", "TIME", "TOPIC_KEYWORDS",
+           "WHEN_CHANGED"]
 
 
 def _words(alternatives: str) -> re.Pattern[str]:
@@ -57,13 +58,14 @@ MARKERS = re.compile(
     re.I,
 )
 # A time phrase before the subject ("for the next two months I'm not drinking", "this week we're in
-# Oslo"): skipped like a marker; the clause keeps it, so it still bounds the fact (valid_until).
+# Oslo", "after the reorg I …"): skipped like a marker; the clause keeps it, so it still bounds the fact (valid_until).
 LEAD_TIME = re.compile(
     r"(?:(?:for|over)\s+the\s+(?:next|coming)\s+[^,]{1,30}?|for\s+(?:a|an|\d+|one|two|three|four|five|six|a few|"
     r"a couple of)\s+(?:days?|weeks?|months?|years?)|(?:until|till)\s+[^,]{1,30}?|"
     r"(?:this|next)\s+(?:week|weekend|month|quarter|year)|these\s+days|nowadays|lately|at\s+the\s+moment|right\s+now|"
     r"(?:on|at|over)\s+(?:the\s+)?weekends?|in\s+the\s+(?:evenings?|mornings?)|"
-    r"(?:most|every)\s+(?:day|days|morning|mornings|evening|evenings|week|weekend|weekends))"
+    r"(?:most|every)\s+(?:day|days|morning|mornings|evening|evenings|week|weekend|weekends)|"
+    r"(?:after|since)\s+(?:the|my|our)\s+[^,]{1,40}?)"
     r"\s*,?\s+(?=(?:I|we|my|our)\b)",
     re.I,
 )
@@ -142,3 +144,5 @@ NOT_NAMES = (
 # The pictographs chat uses (Unicode's emoji blocks and the older symbol and dingbat blocks), as a
 # character class: an emoji ends a sentence, and none is part of a fact's content
 EMOJI = r"[\U0001F300-\U0001FAFF\u2600-\u27BF]"
+# Animals kept as pets, singular: "a dog named Pepper", "two rabbits"
+PETS = r"(?:dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|horse|guinea pig|ferret)"

@@ -230,3 +230,40 @@ def test_a_corrected_value_updates_the_most_related_memory_shown() -> None:
     assert judged("actually it's 5pm here, what should I eat?", shown) == []  # a question corrects nothing
     assert judged("it's 10:15 now", shown) == []  # no sign of a mistake
     assert judged("Sorry, it's 5 now.", "[m1] (fact, kids) The user has 2 kids.") == []  # "2" and "5": not alike
+
+
+def test_a_named_one_gone_retracts_what_names_it_and_a_pet_gone_to_live_elsewhere_only_a_pet() -> None:
+    pets = "[m1] (fact, pet) The user has a hamster named Biscuit.\n[m2] (fact, pet) The user's cat Nori sleeps all day."
+    [gone] = judged("Biscuit passed away on Sunday, we're all sad", pets)
+    assert (gone.operation, gone.target) == ("retract", "m1")
+    [rehomed] = judged("Nori went to live with my aunt in the countryside", pets)
+    assert (rehomed.operation, rehomed.target) == ("retract", "m2")
+    sister = "[m1] (fact, sister) The user's sister Lena is a nurse."
+    assert judged("Lena went to live with her dad in Leeds", sister) == []  # a sister who moves is still a sister
+
+
+def test_pets_adopted_or_rescued_are_the_users_with_their_names() -> None:
+    [kittens] = judged("we rescued two kittens, Miso and Tofu!")
+    assert (kittens.topic, kittens.content) == ("pet", "The user has two kittens named Miso and Tofu.")
+    [dog] = judged("I adopted an old border collie last week")
+    assert dog.content.startswith("The user has an old border collie")
+    assert [f.content for f in judged("I got a new job at Acme")] != ["The user has a new job at Acme."]
+
+
+def test_a_new_count_of_the_same_thing_replaces_the_old_count() -> None:
+    held = "[m1] (fact, direct reports) The user has 3 direct reports.\n[m2] (fact, plants) The user has 12 houseplants."
+    [grew] = judged("since my promotion I've got 6 direct reports", held)
+    assert (grew.operation, grew.target, grew.content) == ("update", "m1", "The user has 6 direct reports.")
+    [more] = judged("I now have 20 houseplants", held)
+    assert (more.operation, more.target) == ("update", "m2")
+
+
+def test_a_corrected_value_may_follow_the_sign_of_the_mistake_itself() -> None:
+    son = "[m1] (fact, son) The user's son is 10 and loves chess."
+    [older] = judged("no wait, he turned 11 in May", son)
+    assert (older.operation, older.target, older.content, older.evidence) == (
+        "update", "m1", "The user's son is 11 and loves chess.", "he turned 11")
+    standup = "[m1] (fact, standup) The user's daily standup is at 9:15."
+    [later] = judged("oops sorry, 11:15 — I always mix them up. what's a good lunch break?", standup)
+    assert (later.target, later.content) == ("m1", "The user's daily standup is at 11:15.")
+    assert judged("sorry, 5 of them work remotely", "[m1] (fact, team) The user has 4 direct reports.") == []

@@ -216,7 +216,7 @@ GENERAL = [
     ("Got the keys to our new flat in Swansea!", "fact", "home city", "The user lives in Swansea."),
     ("I'm coeliac", "constraint", "gluten", "The user is coeliac."),
     ("never call me, e-mail only", "constraint", "contact", "The user does not want to be called; e-mail only."),
-    ("I spent 3 years as an auditor at Deloitte", "fact", "3 years as",
+    ("I spent 3 years as an auditor at Deloitte", "fact", "years as",
      "The user spent 3 years as an auditor at Deloitte."),
     ("I transferred to King's College Hospital in March", "fact", "employer",
      "The user works at King's College Hospital."),
