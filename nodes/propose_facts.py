@@ -37,11 +37,14 @@ def memory_lines(related: Sequence[Fact]) -> str:
 
 def extraction_prompt(message: HumanMessage, related: Sequence[Fact] = (), now: datetime | None = None) -> str:
     """``prompts/propose_facts.md`` with the user message as ``[<message id>] user: <text>``, the
-    ``related`` live memories as :func:`memory_lines` and today's date (``YYYY-MM-DD (Weekday)``) at
-    the clock ``now`` (default: the wall clock)."""
+    ``related`` live memories as :func:`memory_lines`, ``prompts/propose_facts_updates.md`` (how to
+    write a change) after them when there are any, and today's date (``YYYY-MM-DD (Weekday)``) at the
+    clock ``now`` (default: the wall clock)."""
     text = " ".join(message_text(message).split())
     now = now or utcnow()
+    updates = f"\n\n{load_prompt('propose_facts_updates').strip()}" if related else ""
     return (load_prompt("propose_facts").replace("{memories}", memory_lines(related))
+            .replace("{update_rules}", updates)
             .replace("{today}", f"{now.date().isoformat()} ({now.strftime('%A')})")
             .replace("{messages}", f"[{message.id}] user: {text}"))
 

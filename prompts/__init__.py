@@ -5,7 +5,9 @@
 - ``session_block.md``: profile, earlier sessions, procedural facts and episodes (``{session}``).
 - ``tool_block.md``: how a tool result is handed to the model (``{tool}``, ``{status}``, ``{lines}``).
 - ``propose_facts.md``: the extraction prompt (``{messages}``, ``{memories}``: related live memories as
-  ``[m1] (kind, topic) content`` lines, ``{today}``: the context clock's date and weekday).
+  ``[m1] (kind, topic) content`` lines, ``{today}``: the context clock's date and weekday,
+  ``{update_rules}``: ``propose_facts_updates.md`` when memories are listed, else nothing).
+- ``propose_facts_updates.md``: how to write an update or retraction of a listed memory.
 """
 
 from __future__ import annotations

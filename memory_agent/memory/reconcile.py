@@ -90,12 +90,15 @@ def same_statement(a: str, b: str, similarity: float, threshold: float) -> bool:
     return similarity >= threshold and polarity(a) == polarity(b)
 
 
-_VALUE = re.compile(r"\b(?:\d[\w:./-]*|[A-Z][\w.+#-]*)")
+# a number or date, a capitalised word, or an identifier written in lower case: an e-mail address,
+# a domain or handle ("r.okafor@acme.io", "acme.io", "@rokafor"), a word holding a digit ("v2", "x86")
+_VALUE = re.compile(r"[\w.+-]*@[\w.-]*\w|\b\w+(?:\.\w+)*\.[a-z]{2,}\b|\b\w*\d[\w:./-]*|\b[A-Z][\w.+#-]*")
 
 
 def values(text: str) -> set[str]:
-    """The value-like tokens of a sentence: numbers, dates, and capitalised words after the first
-    word ("March 14", "Postgres", "Kotlin"). Two sentences that embed as near-identical but differ
+    """The value-like tokens of a sentence: numbers, dates, identifiers (e-mail addresses, domains,
+    handles, words holding a digit) and capitalised words after the first word ("March 14",
+    "Postgres", "Kotlin", "r.okafor@acme.io"). Two sentences that embed as near-identical but differ
     in these ("… is March 14." / "… is now April 2.") are not duplicates."""
     words = text.split(maxsplit=1)
     rest = words[1] if len(words) > 1 else ""

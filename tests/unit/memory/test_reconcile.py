@@ -7,7 +7,7 @@ from datetime import timedelta
 from conftest import T0
 
 from memory_agent.core.facts import Fact, ProposedFact, Source
-from memory_agent.memory.reconcile import judge, reconcile, target_problem
+from memory_agent.memory.reconcile import judge, reconcile, target_problem, values
 
 
 def fact(content: str, topic: str = "", fid: str = "f_old") -> Fact:
@@ -102,6 +102,12 @@ def test_an_update_that_only_restates_its_target_is_a_noop():
     assert judge(judged("The user lives in Oslo.", "update"), old, 0.2, []).operation == "NOOP"  # same words
     moved = judge(judged("The user now lives in Bergen.", "update"), old, 0.93, [])
     assert moved.operation == "UPDATE"  # near-identical sentence, new value
+    # a value written in lower case is a value too: an e-mail address, a domain, a word holding a digit
+    mail = fact("The user wants their work email r.okafor@brightline.io on every template.", "templates")
+    rebranded = judged("The user wants their work email r.okafor@lumenforge.io on every template.", "update")
+    assert judge(rebranded, mail, 0.93, []).operation == "UPDATE"
+    node = fact("The user's services run on node18.", "runtime")
+    assert judge(judged("The user's services run on node20.", "update"), node, 0.97, []).operation == "UPDATE"
 
 
 def test_none_is_a_noop_and_retract_takes_the_named_target():
@@ -136,3 +142,10 @@ def test_a_target_must_be_shown_this_users_and_live():
     assert "no longer live (superseded)" in target_problem("m1", shown, gone, "u", T0)
     over = live.model_copy(update={"valid_until": T0 - timedelta(days=1)})
     assert "no longer live (expired)" in target_problem("m1", shown, over, "u", T0)
+
+
+def test_values_are_numbers_names_and_identifiers_after_the_first_word():
+    assert values("The user lives in Berlin since March 14.") == {"berlin", "march", "14"}
+    assert values("The user is reached at r.okafor@acme.io or @rokafor, on acme.io, with python3.11.") == {
+        "r.okafor@acme.io", "@rokafor", "acme.io", "python3.11"}
+    assert values("The user is vegetarian, e.g. no meat.") == set()

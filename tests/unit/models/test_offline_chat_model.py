@@ -233,7 +233,8 @@ def test_a_corrected_value_updates_the_most_related_memory_shown() -> None:
 
 
 def test_a_named_one_gone_retracts_what_names_it_and_a_pet_gone_to_live_elsewhere_only_a_pet() -> None:
-    pets = "[m1] (fact, pet) The user has a hamster named Biscuit.\n[m2] (fact, pet) The user's cat Nori sleeps all day."
+    pets = ("[m1] (fact, pet) The user has a hamster named Biscuit.\n"
+            "[m2] (fact, pet) The user's cat Nori sleeps all day.")
     [gone] = judged("Biscuit passed away on Sunday, we're all sad", pets)
     assert (gone.operation, gone.target) == ("retract", "m1")
     [rehomed] = judged("Nori went to live with my aunt in the countryside", pets)
@@ -251,7 +252,8 @@ def test_pets_adopted_or_rescued_are_the_users_with_their_names() -> None:
 
 
 def test_a_new_count_of_the_same_thing_replaces_the_old_count() -> None:
-    held = "[m1] (fact, direct reports) The user has 3 direct reports.\n[m2] (fact, plants) The user has 12 houseplants."
+    held = ("[m1] (fact, direct reports) The user has 3 direct reports.\n"
+            "[m2] (fact, plants) The user has 12 houseplants.")
     [grew] = judged("since my promotion I've got 6 direct reports", held)
     assert (grew.operation, grew.target, grew.content) == ("update", "m1", "The user has 6 direct reports.")
     [more] = judged("I now have 20 houseplants", held)

@@ -8,6 +8,7 @@ from langchain_core.messages import HumanMessage
 
 from memory_agent.core.facts import Fact, Source
 from memory_agent.nodes.propose_facts import extraction_prompt, memory_lines
+from memory_agent.prompts import PROMPTS_DIR
 
 
 def fact(content: str, topic: str = "home city") -> Fact:
@@ -31,3 +32,12 @@ def test_the_prompt_shows_the_memories_today_and_the_message_last():
     assert "Today is 2025-03-01 (Saturday)." in prompt
     assert prompt.rstrip().endswith("<messages>\n[u1] user: I moved to Porto.\n</messages>")
     assert "{" not in prompt.replace("{}", "")  # every placeholder filled
+
+
+def test_how_to_write_a_change_is_shown_only_with_memories_to_change():
+    rules = (PROMPTS_DIR / "propose_facts_updates.md").read_text().strip()
+    with_memories = extraction_prompt(HumanMessage("I moved to Porto.", id="u1"), [fact("The user lives in Oslo.")], T0)
+    alone = extraction_prompt(HumanMessage("I moved to Porto.", id="u1"), [], T0)
+    assert f"</memories>\n\n{rules}\n\n## When it ends" in with_memories
+    assert "<memories>\n(none)\n</memories>\n\n## When it ends" in alone
+    assert rules.splitlines()[0] not in alone and "{" not in alone.replace("{}", "")
