@@ -5,6 +5,7 @@ writes a store.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -27,7 +28,15 @@ from memory_agent.core.kinds import needs_approval
 from memory_agent.core.messages import message_text
 from memory_agent.memory.caps import CAP_FACTS, facts_cap_reason
 from memory_agent.memory.end_dates import check_valid_until
-from memory_agent.memory.reconcile import Decision, ReconcileConfig, judge, same_statement, target_problem
+from memory_agent.memory.reconcile import (
+    Decision,
+    ReconcileConfig,
+    asks_to_forget_all,
+    forget_anchors,
+    judge,
+    same_statement,
+    target_problem,
+)
 from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, cosine_similarity, similarity_from_distance
 from memory_agent.memory.validation import check_proposal, tainted_term, tainted_terms
 from memory_agent.stores.base import FactIndex, FactLedger
@@ -157,7 +166,43 @@ class ProposalPlanning:
                 risk=verdict.risk,
             ))
         proposals += self._withdraw_tainted(user_id, thread_id, messages, planned)
+        proposals += self._forget_the_rest(user_id, thread_id, messages, proposals, planned)
         return proposals, dropped
+
+    def _forget_the_rest(self, user_id: str, thread_id: str, messages: Sequence[BaseMessage],
+                         proposals: Sequence[Proposal], planned: set[str]) -> list[Proposal]:
+        """RETRACT proposals for the live facts a "forget everything about X" did not reach because
+        the model was not shown them (the prompt lists the memories most like the message, and a
+        request in one language finds few memories written in another).
+
+        Applies when the turn retracts memories and says "everything" (:func:`asks_to_forget_all`) or
+        retracts two or more at once. A further live fact is about the same thing when it names one of
+        the retracted facts' anchors (:func:`memory_agent.memory.reconcile.forget_anchors`: a capitalised
+        name, or the slot a fact filled, "wedding") and its cosine similarity to one of them is at least
+        ``ReconcileConfig.forget_all_similarity``.
+        Each is asked about like any retraction; facts already planned this turn are left to their plan."""
+        retracted = [p for p in proposals if p.operation == "RETRACT" and p.target_id]
+        turn = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
+        if not retracted or turn is None or not (len(retracted) >= 2 or asks_to_forget_all(message_text(turn))):
+            return []
+        gone = [f for f in (self.ledger.get_fact(user_id, p.target_id) for p in retracted) if f is not None]
+        anchors = {a for f in gone for a in forget_anchors(f)}
+        out = []
+        for fact in self.ledger.facts(user_id, "confirmed"):
+            if fact.id in planned or fact.kind == EPISODE_KIND:
+                continue
+            words = set(re.findall(r"[\w'-]+", fact.content.casefold()))
+            if not any(set(a.split()) <= words for a in anchors):
+                continue
+            vector = self._embed(user_id, fact.index_text)
+            similarity, near = max((cosine_similarity(vector, self._embed(user_id, f.index_text)), f) for f in gone)
+            if similarity < self.reconcile_config.forget_all_similarity:
+                continue
+            planned.add(fact.id)
+            out.append(_retraction(stable_id(user_id, thread_id, str(turn.id), fact.id, prefix="p_"), fact,
+                                   thread_id, [str(turn.id)], message_text(turn).strip(),
+                                   f"about the same thing as {near.content!r}, which the user asked to forget"))
+        return out
 
     def _withdraw_tainted(self, user_id: str, thread_id: str, messages: Sequence[BaseMessage],
                           planned: set[str]) -> list[Proposal]:

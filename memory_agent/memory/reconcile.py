@@ -56,7 +56,10 @@ class ReconcileConfig:
     the extraction prompt shows the model: at most ``shown_limit``, found by retrieval on the user's
     message with the similarity floor ``shown_min_similarity`` (lower than retrieval's own 0.25, as
     a change is often worded unlike the fact it replaces; code checks every target anyway), then
-    up to ``shown_previous`` found on the user's previous message of the thread."""
+    up to ``shown_previous`` found on the user's previous message of the thread.
+    ``forget_all_similarity``: how like a memory the user asked to forget everything about another
+    memory naming the same thing must be to go with it (MiniLM put a wedding's catering budget at
+    0.37 from its caterer and 0.33 from the wedding plan, and a job at 0.23 from both)."""
 
     noop_similarity: float = 0.9
     update_similarity_any_topic: float = 0.7
@@ -64,6 +67,7 @@ class ReconcileConfig:
     shown_limit: int = 8
     shown_min_similarity: float = 0.15
     shown_previous: int = 3
+    forget_all_similarity: float = 0.3
 
 
 @dataclass(frozen=True)
@@ -232,3 +236,28 @@ def judge(
         reason = f"{problem}; reconciled by rule: {fallback.reason or 'new'}"
         return Decision(fallback.operation, fallback.target, reason)
     return fallback
+
+
+# "everything" in a request to forget, in the languages the rest of the pipeline reads
+_FORGET_ALL = re.compile(
+    r"\b(?:everything|anything|all of (?:it|that|this|them)|all (?:the )?(?:info|details|stuff)|alles|tout|tous|"
+    r"todo|toda|todos|todas|tutto|tutti|tutte|tudo|wszystko|allt|всё|все|her şey|hepsi|semua|tất cả)\b|"
+    r"全部|すべて|全て|모두|모든|सब कुछ|كل",
+    re.IGNORECASE,
+)
+
+
+def asks_to_forget_all(text: str) -> bool:
+    """True when a user message says "everything" ("forget everything about Jannik", "vergiss alles
+    über die Hochzeit"): what it covers is every memory about that thing, not the one shown."""
+    return bool(_FORGET_ALL.search(text))
+
+
+def forget_anchors(fact: Fact) -> set[str]:
+    """The words that tie another memory to ``fact`` when the user forgets everything about what it
+    says: its capitalised names after the first word ("Jannik", "Gasthof Seeblick") and its slot
+    (``topic``, "wedding") when that is one or two words; case-folded."""
+    names = {v.casefold().strip(".,;:!?") for v in re.findall(r"(?<=\s)(?-i:[A-Z])[\w'-]+", fact.content)}
+    slot = fact.topic.casefold().split()
+    names -= {"the", "user", "user's", "i"}
+    return names | ({" ".join(slot)} if 0 < len(slot) <= 2 else set())

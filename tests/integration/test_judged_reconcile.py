@@ -178,3 +178,40 @@ def test_two_memories_updated_to_one_new_statement_leave_no_old_value_live(agent
     agent.resume("alice", "a2", "approve", now=day(7))
     assert [f.content for f in agent.memory.live("alice")] == [
         "The user's daughter Maisie's birthday is on the 24th of May."]
+
+
+class ShownOnlyModel(ScriptedChatModel):
+    """The scripted model, answering a German "forget everything about the wedding and Jannik" from
+    the memories it is shown: a retraction of each listed memory that names Jannik, nothing else (a
+    memory not listed, or not naming him, is beyond what the model can see)."""
+
+    def _propose(self, messages):
+        refs = shown(messages[-1].content)
+        self.script["vergiss alles"] = [
+            {"operation": "retract", "kind": "fact", "content": "die Hochzeit", "topic": "wedding", "target": k}
+            for k, v in refs.items() if "Jannik" in v]
+        return super()._propose(messages)
+
+
+def test_forget_everything_reaches_the_memories_about_it_that_the_model_was_not_shown(make_agent):
+    model = ShownOnlyModel()
+    agent = make_agent(model=model)
+    for said, content, topic in (
+            ("I'm planning my wedding with Jannik in Lindau", "The user is planning their wedding with Jannik in "
+             "Lindau.", "wedding"),
+            ("The caterer for the wedding is Gasthof Seeblick", "The caterer for the user's wedding is Gasthof "
+             "Seeblick.", "wedding caterer"),
+            ("The wedding catering budget is about 8,000 euros", "The user's wedding catering budget is about 8,000 "
+             "euros.", "wedding budget"),
+            ("I work as a pharmacist in Konstanz", "The user works as a pharmacist in Konstanz.", "job")):
+        model.script[said] = [{"kind": "fact", "content": content, "topic": topic}]
+        agent.turn("alice", f"{said}.", thread_id=f"s-{topic}", now=T0, approval="never")
+    assert len(agent.memory.live("alice")) == 4
+
+    result = agent.turn("alice", "Die Hochzeit ist abgesagt. Bitte vergiss alles über die Hochzeit und über Jannik.",
+                        thread_id="s-end", now=day(5), approval="never")
+    assert sorted(c["operation"] for c in result.committed) == ["RETRACT"] * 3
+    assert [f.content for f in agent.memory.live("alice")] == ["The user works as a pharmacist in Konstanz."]
+    # the model named one memory (the only one it was shown that names Jannik); code found the other two
+    assert [v for v in shown(model.extraction_calls[-1]).values() if "Jannik" in v] == [
+        "The user is planning their wedding with Jannik in Lindau."]

@@ -7,7 +7,7 @@ from datetime import timedelta
 from conftest import T0
 
 from memory_agent.core.facts import Fact, ProposedFact, Source
-from memory_agent.memory.reconcile import judge, reconcile, target_problem, values
+from memory_agent.memory.reconcile import asks_to_forget_all, forget_anchors, judge, reconcile, target_problem, values
 
 
 def fact(content: str, topic: str = "", fid: str = "f_old") -> Fact:
@@ -149,3 +149,13 @@ def test_values_are_numbers_names_and_identifiers_after_the_first_word():
     assert values("The user is reached at r.okafor@acme.io or @rokafor, on acme.io, with python3.11.") == {
         "r.okafor@acme.io", "@rokafor", "acme.io", "python3.11"}
     assert values("The user is vegetarian, e.g. no meat.") == set()
+
+
+def test_forget_everything_is_read_in_many_languages_and_ties_memories_by_names_and_slot():
+    for said in ("please forget everything about Sam", "Bitte vergiss alles über die Hochzeit",
+                 "oublie tout sur mon ex", "olvida todo lo de Marta", "dimentica tutto su Luca", "忘记关于他的全部"):
+        assert asks_to_forget_all(said), said
+    assert not asks_to_forget_all("please forget where I live")
+    wedding = fact("The user is planning their wedding with Jannik in Lindau.", "wedding")
+    assert forget_anchors(wedding) == {"jannik", "lindau", "wedding"}
+    assert forget_anchors(fact("The user's dog Pepper chews cables.", "the dog the user has")) == {"pepper"}
