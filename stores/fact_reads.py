@@ -129,13 +129,14 @@ class LiveSnapshot:
             self._positions = {i: k for k, i in enumerate(self.ids)}
         return self._positions
 
-    def aspect(self, query: str) -> dict[str, float]:
+    def aspect(self, query: str, now: float | None = None) -> dict[str, float]:
         """``{fact id: ASPECT_RELEVANCE}`` for the facts of each aspect of the user's life ``query`` asks
         for (:func:`memory_agent.memory.aspects.relevance_at` on the stored topic and content: no fact
         is parsed; the aspects its writer stored when their version is current), each aspect matched once per
-        snapshot."""
+        snapshot; with ``now`` (POSIX seconds), facts past their ``valid_until`` are left out."""
+        valid = None if now is None else (self.valid_until > now).tolist()
         return {self.ids[k]: r for k, r in relevance_at(query, self.topics, self.contents, self.updated,
-                                                          self._stating, self.stated or None).items()}
+                                                          self._stating, self.stated or None, valid).items()}
 
     def lexical(self, next_turn: bool = False) -> LexicalIndex:
         """BM25 over the facts' lexical documents, built on first use; with ``next_turn`` an episode's
@@ -291,7 +292,7 @@ class FactReads:
         # an aspect of the user's life the query asks for ("near home": where the user lives)
         aspect: dict[str, float] = {}
         if config.aspects and asked_aspects(query):
-            aspect = snap.aspect(query)
+            aspect = snap.aspect(query, now.timestamp())
             at = snap.positions()
             chosen = np.unique(np.concatenate([chosen, np.asarray([at[i] for i in aspect], dtype=chosen.dtype)]))
         boost = self._episode_boosts(snap, dist, lexical, aspect, query, config)

@@ -17,6 +17,7 @@ from memory_agent.memory.sessions import (
     asks_about_earlier_sessions,
     asks_for_episodes,
     episode_lines,
+    presents_answers,
     profile_lines,
     relevant_summaries,
     shares_content_word,
@@ -39,7 +40,8 @@ def session_context(memory: LongTermMemory, user_id: str, query: str, now: datet
     node cuts them, with the episodes, to the token budget ``memory.max_session_tokens``): on a
     thread's ``first_turn`` the live profile facts
     (:func:`memory_agent.memory.sessions.profile_lines`; of a kind marked
-    ``profile_when_relevant``, preferences, only those in ``retrieved_ids``), otherwise the
+    ``profile_when_relevant``, preferences, only those in ``retrieved_ids`` or that say how answers are
+    presented, :func:`memory_agent.memory.sessions.presents_answers`), otherwise the
     procedural facts; then the
     summaries of earlier sessions that are relevant to the message
     (:func:`memory_agent.memory.sessions.relevant_summaries`: on the first turn, or on any turn that
@@ -52,7 +54,7 @@ def session_context(memory: LongTermMemory, user_id: str, query: str, now: datet
     kinds = profile_kinds() if first_turn else ("procedural",)
     relevant = set(retrieved_ids)
     profile = [f for f in memory.ledger.live_facts_of_kinds(user_id, kinds)
-               if not profile_when_relevant(f.kind) or f.id in relevant]
+               if not profile_when_relevant(f.kind) or f.id in relevant or presents_answers(f)]
     lines = profile_lines(profile, now, skip_ids)
     asked = asks_about_earlier_sessions(query)
     if first_turn or asked:

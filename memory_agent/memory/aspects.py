@@ -5,7 +5,8 @@ relevance, beside the embedding and BM25 (:mod:`memory_agent.memory.retrieval`).
 badge" needs "the user works at Globex", "what toys for my pet?" needs "the user has a greyhound":
 the request and the fact share no word and, under all-MiniLM-L6-v2, a cosine near 0.0–0.15 (under
 the similarity floor). Each :class:`Aspect` names one side of a person's life (where they live,
-their work, what they eat, their pets, their family, how to reach them) with two patterns: how a
+their work, what they eat, their pets, their family, what they drive, how to reach them) with two
+patterns: how a
 **request** asks for it (a personal reference: "near home", "my job", "my pet", "for dinner") and
 how a **fact** states it ("lives in", "works at", "vegan", "greyhound"). A fact of an aspect the
 request asks for gets the relevance :data:`ASPECT_RELEVANCE` (:func:`aspect_relevance`), combined
@@ -14,8 +15,9 @@ with the other two by noisy-OR, so it passes the floor and is ranked by score li
 A wrong memory is worse than none, so a request matches an aspect only through a reference to the
 user's own life ("near **home**", "**my** team", "for **dinner**"), never through a topic alone
 ("How do I convert a string in JavaScript?" asks for no aspect), and facts are matched on their
-content (the fact's ``topic`` label too). Word lists in English, with the common phrasings of
-French, German and Spanish for where one lives and works.
+content (the fact's ``topic`` label too); a past statement ("used to live in Glasgow") is not
+where the user lives or works now. Word lists in English, with the common phrasings of other
+languages for where one lives and works, "near home" and one's family.
 """
 
 from __future__ import annotations
@@ -64,7 +66,8 @@ _FAMILY = (r"sons?|daughters?|kids?|children|child|wife|husband|partner|spouse|b
            r"niece|nephew|in-laws?|family")
 
 _HOME_FACT = (r"\b(?:lives?|living|based|moved|relocated|resid\w*|settled|home (?:city|town)|hometown|"
-              r"neighbou?rhood|commut\w*|vit|wohnt|vive)\b|"
+              r"neighbou?rhood|commut\w*|vit|wohnt|vive|(?:new )?(?:flat|apartment|house|home|place) (?:is )?in|"
+              r"keys to)\b|"
               r"\b(?:is|are|am) (?:currently |now |still )?(?:in|staying in|visiting|working from) (?-i:[A-Z])|"
               r"^(?:home city|city|location|where \w+ lives?|residence|home)\s*:")
 _WORK_FACT = (r"\b(?:works?|working|worked|job|employ\w*|employer|hired|joined|promoted|role|position|career|"
@@ -91,7 +94,11 @@ ASPECTS: tuple[Aspect, ...] = (
             rf"city|town|neighbou?rhood|place|commute|local)\b|\bwhere {_MINE} (?:live|am based)\b|"
             rf"\b(?:local|nearby)\b|\bweather\b|\btime ?zone\b|\bcommut\w*\b|\bday trips?\b|"
             rf"\bwhere (?:should|can|could) {_MINE} (?:go|eat|get|find)\b|\bgo out\b|\bnight out\b|"
-            rf"\b(?:weekend|day) trips?\b|\bcerca de (?:casa|mí)\b|\bprès de chez moi\b|\bin meiner nähe\b"),
+            rf"\b(?:weekend|day) trips?\b|\b(?:dinner|lunch|brunch|coffee|drinks?) (?:spot|place)s?\b|"
+            rf"\b(?:round|around) (?:mine|my place)\b|\bcerca de (?:casa|mí|donde (?:vivo|estoy))\b|"
+            rf"\bprès de chez moi\b|\bin meiner nähe\b|\bvicino a (?:casa|me|dove (?:sto|abito|vivo))\b|"
+            rf"\bperto de (?:casa|mim|onde (?:moro|estou))\b|\bbij mij in de buurt\b|\bw pobliżu\b|"
+            rf"家の近く|近所|家附近|我家附近|집 근처"),
         _rx(_HOME_FACT),
     ),
     Aspect(
@@ -138,9 +145,9 @@ ASPECTS: tuple[Aspect, ...] = (
         _rx(rf"\b{_MINE} (?:weekend|day off|days off|free time|spare time|holiday|vacation|evenings?|summer|"
             rf"hobb(?:y|ies))\b|\bsomething (?:fun )?to do\b|\bthis (?:weekend|summer)\b|\bnight out\b|"
             rf"\bweekend (?:trip|plans?)\b"),
-        _rx(r"\b(?:loves?|enjoys?|likes?|into|hobb(?:y|ies)|favou?rite|fan of|plays?|climb\w*|hik\w*|"
-            r"running|runner|cycl\w*|swim\w*|paint\w*|garden\w*|surf\w*|ski\w*|bouldering|yoga|training "
-            r"for)\b|^(?:hobby|hobbies|leisure|sport)\s*:"),
+        _rx(r"\b(?:loves?|enjoys?|likes?|into|hobb(?:y|ies)|favou?rite|fan of|supports?|season ticket|plays?|"
+            r"climb\w*|hik\w*|runs?|running|runner|cycl\w*|swim\w*|paint\w*|garden\w*|surf\w*|ski\w*|bouldering|"
+            r"yoga|training for)\b|^(?:hobby|hobbies|leisure|sport)\s*:"),
     ),
     Aspect(
         "travel",
@@ -161,8 +168,17 @@ ASPECTS: tuple[Aspect, ...] = (
     ),
     Aspect(
         "family",
-        _rx(rf"\b{_MINE} (?:{_FAMILY})\b"),
+        _rx(rf"\b{_MINE} (?:{_FAMILY})\b|\b(?:mi|mis|mon|ma|mes|mein|meine|meinem|meiner|meu|minha|meus|mio|mia|"
+            rf"miei|mijn|mój|moja) (?:hij[oa]s?|fils|fille|enfants?|sohn|tochter|kinder?|filh[oa]s?|figli[oa]?|"
+            rf"zoon|dochter|syn|córka|marido|mujer|mari|femme|mann|frau|esposa|moglie|marito)\b"),
         _rx(rf"\b(?:{_FAMILY})\b"),
+    ),
+    Aspect(
+        "vehicle",
+        _rx(rf"\b{_MINE} (?:car|cars|bike|bicycle|e-?bike|motorbike|motorcycle|scooter|van|truck|vehicle|campervan|"
+            rf"caravan)\b"),
+        _rx(r"\b(?:drives?|driving|car|bike|bicycle|e-?bike|motorbike|motorcycle|scooter|van|truck|vehicle|campervan|"
+            r"caravan|rides? an?)\b|^(?:car|vehicle|bike)\s*:"),
     ),
     Aspect(
         "contact",
@@ -192,7 +208,14 @@ def states(aspect: Aspect, topic: str, content: str) -> bool:
     return _states(aspect.name, topic, content)
 
 
+# what the user no longer is: "used to live in Glasgow", "grew up in Leeds", "no longer works at Spotify"
+_PAST = re.compile(r"\b(?:used to|grew up|formerly|previously|no longer|once lived|as a (?:student|child|kid))\b",
+                   re.I)
+
+
 def _match(aspect: Aspect, topic: str, content: str) -> bool:
+    if aspect.name in ("home", "work") and _PAST.search(content):  # not where the user lives or works now
+        return False
     return bool(aspect.fact.search(index_text(topic, content))
                 or (aspect.name in _ANCHORED and aspect.fact.search(content)))
 
@@ -236,13 +259,17 @@ def stated_names(stored: str | None) -> str | None:
 
 def relevance_at(query: str, topics: Sequence[str], contents: Sequence[str], updated: Sequence[float],
                  stating: dict[str, list[int]] | None = None,
-                 stated: Sequence[str | None] | None = None) -> dict[int, float]:
+                 stated: Sequence[str | None] | None = None,
+                 valid: Sequence[bool] | None = None) -> dict[int, float]:
     """``{position: ASPECT_RELEVANCE}`` for the facts (given as parallel ``topics``, ``contents`` and
     ``updated`` POSIX seconds) of each aspect ``query`` asks for that are among that aspect's newest
     statements: updated within :data:`ASPECT_WINDOW` of its newest fact. ``stating`` (aspect name →
     positions of the facts that state it) is filled and reused when given: a reader keeps it with
     the facts it holds, so each aspect is matched once on them. ``stated`` (parallel, optional) holds
-    each fact's stored names (:func:`stated_names`); a fact with ``None`` there is matched by pattern."""
+    each fact's stored names (:func:`stated_names`); a fact with ``None`` there is matched by pattern.
+    ``valid`` (parallel, optional): whether each fact is still valid at the query's clock; one past
+    its ``valid_until`` is neither given the relevance nor counted as the newest statement ("working
+    from Lisbon until March 10" does not hide, after March 10, where the user lives)."""
     stating = {} if stating is None else stating
     window = ASPECT_WINDOW.total_seconds()
     out: dict[int, float] = {}
@@ -256,9 +283,10 @@ def relevance_at(query: str, topics: Sequence[str], contents: Sequence[str], upd
                 found = [k for k, names in enumerate(stated)
                          if (name in names if names is not None else states(aspect, topics[k], contents[k]))]
             stating[aspect.name] = found
-        if found:
-            newest = max(updated[k] for k in found)
-            out |= {k: ASPECT_RELEVANCE for k in found if newest - updated[k] <= window}
+        live = [k for k in found if valid is None or valid[k]]
+        if live:
+            newest = max(updated[k] for k in live)
+            out |= {k: ASPECT_RELEVANCE for k in live if newest - updated[k] <= window}
     return out
 
 

@@ -18,7 +18,8 @@ kind.
 **Start of a session.** On the first turn of a thread, :func:`profile_lines` gives the user's
 profile: live constraints and procedural facts always, preferences only those retrieval found
 relevant to the opening message (``KindSpec.profile_when_relevant``: a favourite band is not part of a
-JavaScript question). Earlier sessions are added only
+JavaScript question) or that say how answers are presented (:func:`presents_answers`: "wants
+temperatures in Celsius" holds for a roasting question too). Earlier sessions are added only
 when relevant (:func:`relevant_summaries`): the opening message asks about earlier sessions
 ("what did we talk about last time?"; then on any turn, all summaries), or one of the facts the
 summary shows was retrieved as relevant to the message (the hybrid embedding and BM25 score and
@@ -137,6 +138,20 @@ def fact_lines(facts: Sequence[Fact], now: datetime, skip_ids: Collection[str] =
     skip = set(skip_ids)
     return [{"label": f.kind, "content": f.content, "fact_id": f.id}
             for f in facts if f.id not in skip and f.is_valid_at(now)]
+
+
+# how answers are to be presented to the user: the words of a preference that holds for every answer,
+# whatever it is about ("learns best with real-world analogies", "wants measurements in metric")
+_PRESENTATION = re.compile(
+    r"\b(?:answers?|repl(?:y|ies)|responses?|explanations?|explained|analog(?:y|ies)|metric|imperial|celsius|"
+    r"fahrenheit|units|bullet[- ]points?|step[- ]by[- ]step|tl;?dr|jargon|emojis?)\b", re.I)
+
+
+def presents_answers(fact: Fact) -> bool:
+    """True when ``fact`` is a preference about how answers are presented to the user (its content
+    names answers, explanations, analogies, units …): it holds for every answer, so a session's
+    profile carries it whatever the opening message is about."""
+    return fact.kind == "preference" and bool(_PRESENTATION.search(fact.content))
 
 
 def profile_lines(profile: Sequence[Fact], now: datetime, skip_ids: Collection[str] = ()) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from conftest import T0, day, plant
 
 from memory_agent.core.facts import Fact, Source
-from memory_agent.memory.aspects import ASPECT_RELEVANCE, asked_aspects, aspect_relevance
+from memory_agent.memory.aspects import ASPECT_RELEVANCE, asked_aspects, aspect_relevance, relevance_at
 from memory_agent.memory.retrieval import RetrievalConfig, rank
 
 
@@ -80,3 +80,36 @@ def test_retrieval_follows_the_newest_statement_of_an_aspect_across_writes(memor
     assert [s.fact.content for s in memory.retrieve("alice", ask, day(1))] == ["The user lives in Madrid."]
     plant(memory, "alice", "The user has settled in Foz.", now=day(90))
     assert [s.fact.content for s in memory.retrieve("alice", ask, day(91))] == ["The user has settled in Foz."]
+
+
+def test_a_request_about_the_users_vehicle_finds_what_they_drive():
+    facts = {f.id: f for f in (fact("f_car", "The user drives a 2015 Honda Accord."),
+                               fact("f_home", "The user lives in Lisbon."))}
+    assert aspect_relevance("How often should I change the oil on my car?", facts) == {"f_car": ASPECT_RELEVANCE}
+    assert aspect_relevance("Which tyres suit our van for snow?", facts) == {"f_car": ASPECT_RELEVANCE}
+    assert aspect_relevance("Which car is the best-selling in Europe?", facts) == {}  # not the user's own
+
+
+def test_a_past_home_is_not_where_the_user_lives_and_an_ended_stay_does_not_hide_the_home():
+    facts = {f.id: f for f in (fact("f_cardiff", "The user is in Cardiff."),
+                               fact("f_glasgow", "The user used to live in Glasgow as a student.", at=day(30)))}
+    assert aspect_relevance("Any events near me this weekend?", facts) == {"f_cardiff": ASPECT_RELEVANCE}
+    home = fact("f_home", "The user lives in Manchester.")
+    stay = fact("f_stay", "The user is working from Lisbon until March 10.", at=day(20)).model_copy(
+        update={"valid_until": day(25)})
+    snapshot = {f.id: f for f in (home, stay)}
+    ids = list(snapshot)
+    during = relevance_at("Where can I climb near me?", [f.topic for f in snapshot.values()],
+                          [f.content for f in snapshot.values()],
+                          [f.updated_at.timestamp() for f in snapshot.values()], valid=[True, True])
+    after = relevance_at("Where can I climb near me?", [f.topic for f in snapshot.values()],
+                         [f.content for f in snapshot.values()],
+                         [f.updated_at.timestamp() for f in snapshot.values()], valid=[True, False])
+    assert [ids[k] for k in during] == ["f_stay"] and [ids[k] for k in after] == ["f_home"]
+
+
+def test_near_home_and_family_are_asked_in_other_languages_too():
+    assert names("今週末、家の近くで散歩できるいい場所ある？") == ["home"]
+    assert names("Cosa posso fare stasera vicino a dove sto?") == ["home"]
+    assert "family" in names("Pode me ajudar a escrever um bilhete para a professora do meu filho?")
+    assert "home" in names("Suggest a dinner spot for Friday night.")

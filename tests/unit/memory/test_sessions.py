@@ -296,3 +296,13 @@ def test_a_preference_opens_a_session_only_when_relevant_to_its_message(agent, m
     related = agent.turn("alice", "Suggest a concert for my weekend.", thread_id="t2", now=day(1))
     shown = [m["content"] for m in related.memories] + [line["content"] for line in related.session]
     assert "The user's favourite band is Radiohead." in shown
+
+
+def test_a_preference_on_how_answers_are_presented_opens_every_session(agent, model):
+    plant(agent.memory, "alice", "The user wants temperatures in Celsius and weights in grams.", kind="preference",
+          topic="units")
+    plant(agent.memory, "alice", "The user's favourite band is Radiohead.", kind="preference", topic="music")
+    agent.turn("alice", "How long should I roast a whole chicken?", thread_id="t1", now=day(1))
+    lines = session_lines(model)
+    assert "- [preference] The user wants temperatures in Celsius and weights in grams." in lines
+    assert not any("Radiohead" in line for line in lines)  # a preference about something else: only when relevant
