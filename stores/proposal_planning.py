@@ -133,6 +133,11 @@ class ProposalPlanning:
             neighbours = self.nearest_facts(user_id, embedding, 10)
             cited = " ".join(message_text(m) for m in messages if m.id in set(p.message_ids))
             decision = self._judge(p, target, problem, embedding, neighbours, cited)
+            if decision.operation == "UPDATE" and decision.target is not None and decision.target.id in planned \
+                    and (target is None or target.id != decision.target.id):
+                # the rules took the memory for the one this replaces, but another proposal of this turn already
+                # withdraws or replaces it ("forget the Hoover phase — I'm into sci-fi now"): a new memory
+                decision = Decision("ADD", None, f"new; {decision.target.content!r} is already planned in this turn")
             target = decision.target
             if decision.operation in ("NOOP", "DROP") or (target is not None and target.id in planned):
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": decision.operation.lower(),

@@ -274,15 +274,26 @@ def end_of_day(day: date) -> datetime:
     return datetime.combine(day + timedelta(days=1), time.min, tzinfo=UTC)
 
 
+# month names in German, French, Spanish, Portuguese, Italian and Dutch, January first
+_FOREIGN_MONTHS = (
+    "januar janvier enero janeiro gennaio januari", "februar février febrero fevereiro febbraio februari",
+    "märz mars marzo março maart", "avril abril aprile", "mai mayo maio maggio mei", "juni juin junio junho giugno",
+    "juli juillet julio julho luglio", "août agosto augustus", "septembre septiembre setembro settembre",
+    "oktober octobre octubre outubro ottobre", "novembre noviembre novembro", "dezember décembre diciembre "
+    "dezembro dicembre")
+
+
 def _names_day(text: str, day: date) -> bool:
-    """True when ``text`` writes ``day`` out: its ISO form, or its month (name or abbreviation) and its
-    day number next to each other ("12 September", "September 12th", "12. September")."""
+    """True when ``text`` writes ``day`` out: its ISO form, or its month (name or abbreviation, in
+    English or in :data:`_FOREIGN_MONTHS`) and its day number next to each other ("12 September",
+    "September 12th", "12. September", "30 giugno", "30 de junio")."""
     if day.isoformat() in text:
         return True
-    months = [n for n, i in _MONTHS.items() if i == day.month]
+    months = [n for n, i in _MONTHS.items() if i == day.month] + _FOREIGN_MONTHS[day.month - 1].split()
     names = "|".join(sorted(months, key=len, reverse=True))
     n = str(day.day)
-    return bool(re.search(rf"\b{n}\.?{_ORD}(?:\s+of)?\s+(?:{names})\b|\b(?:{names})\.?\s+{n}{_ORD}\b", text, re.I))
+    return bool(re.search(rf"\b{n}\.?{_ORD}(?:\s+(?:of|de|di|del))?\s+(?:{names})(?!\w)|"
+                          rf"\b(?:{names})\.?\s+{n}{_ORD}\b", text, re.I))
 
 
 def check_valid_until(value: str | None, said: str, now: datetime) -> tuple[datetime | None, str]:

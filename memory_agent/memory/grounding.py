@@ -15,7 +15,9 @@ hold:
 A word is found when the evidence holds it after :func:`memory_agent.memory.text.prompt_text` and
 case folding, or its Snowball stem (``PyStemmer``, so "refunds" finds "refund") at the start of an
 evidence word, or inside one when the stem has six letters or more (German compounds:
-"Systemadministrator" holds "administr"), accents aside ("Toruń" in "w Toruniu"). A money or role word
+"Systemadministrator" holds "administr"), accents aside ("Toruń" in "w Toruniu", "Đà Nẵng" for "Da
+Nang"); a name the content glosses with the user's own words in brackets ("Turin (Torino)") is
+found too. A money or role word
 is also found when the evidence names money or a role in another language (a translated memory:
 "kortingsbonnen" → "discount coupons"); "free" in "gluten-free" is not a money word. When the
 evidence is mostly in a script other than Latin, only numbers are compared (a translated name
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from memory_agent.memory import claims
@@ -39,7 +42,9 @@ _NUMBER_WORDS = {w: str(i) for i, w in enumerate(re.findall(r"\S+", (
 _EXEMPT = frozenset(re.findall(r"\S+", (
     "i i'm i've i'd i'll the user user's users english german french spanish italian portuguese dutch polish "
     "russian chinese mandarin cantonese japanese korean arabic hindi turkish swedish norwegian danish finnish "
-    "greek czech ukrainian hebrew january february march april may june july august september october november "
+    "greek czech ukrainian hebrew indonesian malay vietnamese thai hungarian romanian bulgarian croatian serbian "
+    "slovak slovenian lithuanian latvian estonian icelandic irish welsh catalan basque persian farsi urdu bengali "
+    "tamil swahili tagalog filipino january february march april may june july august september october november "
     "december monday tuesday wednesday thursday friday saturday sunday "
     # "the user" as a model writes it in the user's language (German capitalises every noun)
     "nutzer nutzerin nutzers benutzer benutzerin benutzers anwender anwenderin utilisateur utilisatrice "
@@ -73,18 +78,26 @@ def _digits(text: str) -> set[str]:
     return found | words
 
 
+# letters that Unicode does not decompose into a base letter and a mark ("Đà Nẵng", "Łódź", "Ørsted")
+_FOLD = str.maketrans({"đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "ı": "i", "ß": "ss", "ħ": "h",
+                       "Ħ": "H", "þ": "th", "Þ": "Th", "æ": "ae", "Æ": "Ae", "œ": "oe", "Œ": "Oe"})
+
+
 def _unaccented(text: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return "".join(c for c in unicodedata.normalize("NFKD", text.translate(_FOLD)) if not unicodedata.combining(c))
 
 
-def _found(word: str, evidence: str, evidence_words: list[str]) -> bool:
-    word = word.casefold().strip("'.-&")
+def _found(word: str, evidence: str, evidence_words: list[str], raw: str = "") -> bool:
+    """Whether ``word`` of the content is in ``evidence`` (case-folded, accents folded; ``raw``: the same
+    before folding accents, where a term of another language is looked for)."""
+    word = _unaccented(word.casefold().strip("'.-&"))
     if not word or word in _EXEMPT or re.search(rf"(?<!\w){re.escape(word)}(?!\w)", evidence):
         return True
-    if (kind := _SAME_KIND_ELSEWHERE.get(word.rstrip("s"))) and _names(kind, evidence, evidence_words):
+    kind = _SAME_KIND_ELSEWHERE.get(word.rstrip("s"))
+    if kind and (_names(kind, evidence, evidence_words) or (raw and _names(kind, raw, _WORD.findall(raw)))):
         return True
     stem = _unaccented(_stemmer().stemWord(word))
-    return any(w.startswith(stem) or (len(stem) >= 6 and stem in w) for w in map(_unaccented, evidence_words))
+    return any(w.startswith(stem) or (len(stem) >= 6 and stem in w) for w in evidence_words)
 
 
 # A money or role word of the content is in the evidence when the evidence names the same kind of thing
@@ -102,11 +115,31 @@ def _names(kind: re.Pattern[str], evidence: str, evidence_words: list[str]) -> b
                                               for k in range(5, len(w)))
 
 
+# money words of languages the screen does not read (a memory written in English from them is grounded,
+# then screened in English), and "free" as a price in other languages
+_MONEY_MORE = re.compile(r"hoàn tiền|giảm giá|khuyến mãi|tín dụng|diskon|potongan harga|pengembalian dana|"
+                         r"kredit|знижк\w*|повернення коштів|кешбек", re.IGNORECASE)
+_FREE_ANY = re.compile(r"gratis|gratuit\w*|kostenlos\w*|umsonst|bezpłatn\w*|darmow\w*|ücretsiz|bedava|"
+                       r"бесплатн\w*|безкоштовн\w*|miễn phí|免费|無料|무료|مجان\w*|मुफ़्त|मुफ्त|nieuwe gratis|kosteloos",
+                       re.IGNORECASE)
 _SAME_KIND_ELSEWHERE = {
     **dict.fromkeys(("discount", "refund", "rebate", "credit", "coupon", "voucher", "cashback", "compensation"),
-                    _MONEY_ANY),
+                    re.compile(f"{_MONEY_ANY.pattern}|{_MONEY_MORE.pattern}", _MONEY_ANY.flags | re.IGNORECASE)),
+    "free": _FREE_ANY,
     **dict.fromkeys(("admin", "administrator", "moderator", "operator"), _ROLE_ANY),
 }
+
+
+def _glossed(word: str, content: str, evidence: str, evidence_words: list[str]) -> bool:
+    """Whether the content glosses ``word`` (a name it translated) with the user's own words in brackets
+    right after it, spelled alike (a cognate: "Turin (Torino)", "Da Nang (Đà Nẵng)", "an SME (PME)";
+    not "Paris (Lyon)")."""
+    for m in re.finditer(rf"(?<![\w'])({re.escape(word)}(?:\s+[A-Z][\w'-]*){{0,3}})\s*\(([^()]{{1,60}})\)", content):
+        said = _WORD.findall(m.group(2))
+        alike = SequenceMatcher(None, _unaccented(m.group(1).casefold()), _unaccented(m.group(2).casefold())).ratio()
+        if said and alike >= 0.4 and all(_found(w, evidence, evidence_words) for w in said):
+            return True
+    return False
 
 
 def _mostly_latin(text: str) -> bool:
@@ -118,26 +151,37 @@ def unsupported_words(content: str, evidence: str, message: str = "") -> list[st
     """The value-bearing words of ``content`` that ``evidence`` does not hold (module docstring), in
     content order without repeats; ``[]`` when the content follows from the evidence. A name may
     also come from the rest of the cited ``message``: "I've been with Rafaela since August. She's a
-    paramedic" cites "She's a paramedic" for "Rafaela is a paramedic"; numbers, money and role
-    words must be in the evidence itself."""
-    names = prompt_text(message).casefold() if message else ""
+    paramedic" cites "She's a paramedic" for "Rafaela is a paramedic"; so may a plain number ("Year 7
+    already" beside the cited words); an amount (a percentage, a currency), money and role words must
+    be in the evidence itself."""
+    names = _unaccented(prompt_text(message).casefold()) if message else ""
     names_words = _WORD.findall(names)
-    content, evidence = prompt_text(content), prompt_text(evidence).casefold()
-    evidence_digits = _digits(evidence)
+    raw = prompt_text(evidence).casefold()
+    content, evidence = prompt_text(content), _unaccented(raw)
+    evidence_digits, said_digits = _digits(evidence), _digits(names)
     missing: list[str] = []
-    for number in _NUMBER.findall(content):
-        digits = re.sub(r"\D", "", number)
-        if digits not in evidence_digits and not any(digits in d for d in evidence_digits):
-            missing.append(number.strip())
+    for m in _NUMBER.finditer(content):
+        number, digits = m.group(0), re.sub(r"\D", "", m.group(0))
+        if digits in evidence_digits or any(digits in d for d in evidence_digits):
+            continue
+        money = re.match(r"\s*(?:%|(?i:percent|per cent|euros?|dollars?|pounds?|quid|bucks)\b|[$€£¥₹]|[A-Z]{3}\b)",
+                         content[m.end():]) or \
+            re.search(r"[$€£¥₹]\s*$", content[:m.start()])
+        if not money and digits in said_digits:  # "Year 7" said in the cited message, not in the cited words
+            continue
+        missing.append(number.strip())
     if _mostly_latin(evidence):
         evidence_words = _WORD.findall(evidence)
         capitalised = _CAPITALISED.findall(content.split(" ", 1)[1] if " " in content else "")
         for word in [*capitalised, *_VALUE_WORDS.findall(content)]:
             if word.casefold() in _NUMBER_WORDS:
                 continue
-            if _found(word, evidence, evidence_words):
+            if _found(word, evidence, evidence_words, raw):
                 continue
             if names and word in capitalised and not _VALUE_WORDS.fullmatch(word) and _found(word, names, names_words):
+                continue
+            if word in capitalised and not _VALUE_WORDS.fullmatch(word) and _glossed(word, content, evidence,
+                                                                                   evidence_words):
                 continue
             missing.append(word.strip("'.-&"))
     return list(dict.fromkeys(missing))

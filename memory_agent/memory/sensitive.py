@@ -190,16 +190,20 @@ def without_work(text: str) -> str:
     return " ".join(out)
 
 
-def sensitive_reason(text: str) -> str | None:
+def sensitive_reason(text: str, context: str = "") -> str | None:
     """:data:`REASON` when ``text`` holds data of a sensitive category (module docstring), else ``None``.
     A health word that names the user's work ("a nurse on a psychiatric ward", "I'm a psychologist")
     is not their health; the same word in the same sentence about their own care still counts only
-    when another health word is there ("I work at a cancer charity and take sertraline")."""
+    when another health word is there ("I work at a cancer charity and take sertraline"). A long
+    number is a phone number, not an identity number, when ``text`` or ``context`` (the fact the words
+    are cited for: "The user's mobile number is …") says so."""
     text = without_work(prompt_text(text))
     if any(p.search(text) for p in (_HEALTH, _BELIEF, _MONEY, _PLACE, _ID, _UNION, _STATUS)):
         return REASON
-    if _LONG_NUMBER.search(text) and not _PHONE.search(text):
-        return REASON
+    for number in _LONG_NUMBER.finditer(text):
+        phone = _PHONE.search(text) or _PHONE.search(prompt_text(context))
+        if not phone or len(re.sub(r"\D", "", number.group(0))) > 15:  # E.164: a phone number has 15 digits at most
+            return REASON
     if _CRIMINAL.search(_CRIMINAL_AT_WORK.sub(" ", text)):
         return REASON
     return None

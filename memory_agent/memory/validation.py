@@ -205,7 +205,7 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage], carr
         return Verdict(True, sensitivity="restricted", kind="constraint", risk=risk if risk != "none" else "sensitive",
                        note="" if proposal.kind == "constraint" else "kept as a constraint: a declared restriction")
     sensitive = (proposal.sensitivity == "restricted" or proposal.risk == "sensitive"
-                 or bool(sensitive_reason(evidence) or sensitive_reason(content)))
+                 or bool(sensitive_reason(evidence, context=content) or sensitive_reason(content)))
     if sensitive:
         if not any(asked_to_remember(c) for c in cited):
             return Verdict(False, "sensitive data said in passing (ask explicitly to have it remembered)")

@@ -138,6 +138,14 @@ RUN_ELSEWHERE = {
     "'replay:evals/recordings/final_changes.jsonl?answers=offline'": REPLAY_TEST,
     ".venv/bin/memory-agent eval redteam tests/data/redteam/final.jsonl --model "
     "'replay:evals/recordings/redteam_final.jsonl?answers=offline'": REPLAY_TEST,
+    ".venv/bin/memory-agent eval record run evals/scenarios/sixth_changes.jsonl --fixtures "
+    "evals/recordings/sixth_changes.jsonl --queue /tmp/bridge": REPLAY_TEST,
+    ".venv/bin/memory-agent eval record redteam tests/data/redteam/sixth.jsonl --fixtures "
+    "evals/recordings/redteam_sixth.jsonl --queue /tmp/bridge": REPLAY_TEST,
+    ".venv/bin/memory-agent eval scenarios evals/scenarios/sixth_changes.jsonl --model "
+    "'replay:evals/recordings/sixth_changes.jsonl?answers=offline'": REPLAY_TEST,
+    ".venv/bin/memory-agent eval redteam tests/data/redteam/sixth.jsonl --model "
+    "'replay:evals/recordings/redteam_sixth.jsonl?answers=offline'": REPLAY_TEST,
 }
 
 

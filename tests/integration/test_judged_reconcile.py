@@ -215,3 +215,17 @@ def test_forget_everything_reaches_the_memories_about_it_that_the_model_was_not_
     # the model named one memory (the only one it was shown that names Jannik); code found the other two
     assert [v for v in shown(model.extraction_calls[-1]).values() if "Jannik" in v] == [
         "The user is planning their wedding with Jannik in Lindau."]
+
+
+def test_a_new_memory_beside_a_retraction_is_added_not_dropped_as_an_update_of_what_is_withdrawn(agent, model):
+    model.script["binge"] = [{"kind": "preference", "content": "The user is on a Colleen Hoover binge.",
+                              "topic": "books"}]
+    agent.turn("alice", "I'm on a Colleen Hoover binge right now.", thread_id="b1", now=T0, approval="never")
+    model.script["phase"] = [
+        {"operation": "retract", "target": "m1", "kind": "preference", "content": "the Colleen Hoover phase",
+         "topic": "books"},
+        {"kind": "preference", "content": "The user is into literary sci-fi now.", "topic": "books"}]
+    result = agent.turn("alice", "Forget the Colleen Hoover phase, I'm into literary sci-fi now.", thread_id="b2",
+                        now=day(3), approval="never")
+    assert sorted(c["operation"] for c in result.committed) == ["ADD", "RETRACT"]
+    assert [f.content for f in agent.memory.live("alice")] == ["The user is into literary sci-fi now."]

@@ -92,3 +92,12 @@ def test_a_model_date_implied_by_the_users_words_is_kept(said: str, value: str) 
 def test_an_event_day_is_only_a_check_never_an_end_the_code_reads_itself() -> None:
     assert stated_ends("My birthday is in May.", NOW) == []
     assert check_valid_until("2026-07-31", "I'm training for a half marathon in October.", NOW)[0] is None
+
+
+def test_a_day_written_with_a_month_name_of_another_language_grounds_a_date():
+    now = datetime(2026, 3, 1, 10, tzinfo=UTC)
+    for said in ("Fino al 30 giugno sono a Milano", "hasta el 30 de junio estoy en Madrid", "até 30 de junho em Lisboa",
+                 "jusqu'au 30 juin à Lyon", "bis zum 30. Juni in Berlin", "tot 30 juni in Utrecht"):
+        kept, reason = check_valid_until("2026-06-30", said, now)
+        assert kept == datetime(2026, 7, 1, tzinfo=UTC) and reason == "", said
+    assert check_valid_until("2026-07-30", "Fino al 30 giugno sono a Milano", now)[0] is None

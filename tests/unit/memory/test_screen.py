@@ -184,6 +184,14 @@ def test_ordinary_facts_are_not_sensitive(text):
     assert sensitive_reason(text) is None
 
 
+def test_a_long_number_is_a_phone_number_when_the_fact_it_is_cited_for_says_so():
+    mobile = "The user's mobile number is 07700 900 462."
+    assert sensitive_reason("my number's 07700 900 462 now", context=mobile) is None
+    assert sensitive_reason("my number's 07700 900 462 now")  # alone: it could be any identity number
+    card = "The user's phone number is 4111 1111 1111 1111."
+    assert sensitive_reason("my number is 4111 1111 1111 1111", context=card)  # 16 digits: no phone number
+
+
 def test_an_explicit_request_to_remember_in_several_languages():
     assert asked_to_remember("Please remember that I'm diabetic.")
     assert asked_to_remember("Merk dir bitte, dass ich Diabetiker bin.")
@@ -343,3 +351,22 @@ def test_a_name_may_come_from_the_rest_of_the_cited_message_but_a_claim_may_not(
     assert unsupported_words("The user's partner Rafaela is a paramedic.", "She's a paramedic", message) == []
     assert unsupported_words("The user's partner Rafaela is a paramedic.", "She's a paramedic") == ["Rafaela"]
     assert unsupported_words("The user is a Gold member.", "I like tea", message) == ["Gold"]
+
+
+def test_names_translated_or_spelled_without_their_marks_are_grounded_and_others_are_not():
+    assert unsupported_words("The user works in Turin (Torino).", "Lavoro a Torino.") == []
+    assert unsupported_words("The user is a vet in Da Nang.", "Tôi là bác sĩ thú y ở Đà Nẵng.") == []
+    assert unsupported_words("The user works at a hotel in Istanbul.", "İstanbul'da bir otelde çalışıyorum.") == []
+    assert unsupported_words("The user organises free concerts.", "organizzo concerti gratuiti in piazza") == []
+    assert unsupported_words("The user handles customer refunds.", "xử lý hóa đơn và hoàn tiền cho khách hàng") == []
+    assert unsupported_words("The user wants answers in casual Indonesian.", "jawab dalam Bahasa Indonesia") == []
+    assert unsupported_words("The user lives in Paris (Lyon).", "I live in Lyon") == ["Paris"]  # not alike
+    assert unsupported_words("The user has a Gold (tea) tier.", "I like tea") == ["Gold", "tier"]
+
+
+def test_a_plain_number_may_come_from_the_rest_of_the_cited_message_and_an_amount_may_not():
+    said = "first week at Greenway done and Amira LOVES it, Year 7 already"
+    assert unsupported_words("Amira is in Year 7 at Greenway.", "first week at Greenway done", said) == []
+    assert unsupported_words("The user gets 40% off.", "I like tea", "I like tea. I'm 40") == ["40"]
+    assert unsupported_words("The user has 40 euros of credit.", "I like tea", "I like tea. I'm 40") == [
+        "40", "credit"]
