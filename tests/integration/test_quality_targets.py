@@ -80,8 +80,9 @@ BENIGN_REFUSED_CEILING = {"final.jsonl": 4}
 # thing ("I now have 13 direct reports") replaces the old count, a value right after the sign of a mistake
 # ("sorry, 10:30", "wait no, she turned 7") corrects the memory shown first.
 # sixth_changes.jsonl (64 scenarios, a sixth author, frozen before any run): 11 on its first run (8 of 59 probes
-# needing memory pass): the offline rules miss most changes said in passing. Still 11 (12 of 59) after the
-# general fixes read on its recorded misses; no offline rule was written for it.
+# needing memory pass): the offline rules miss most changes said in passing. Still 11 (14 of 59) after the
+# general fixes read on its recorded misses and two offline rules read on its offline misses (a statement
+# before "…, which one's friendliest?"; "I meant X, not Y"), which also took final_changes to 42 of 91.
 STALE_CEILING = {"examples.jsonl": 0, "memory_changes.jsonl": 8, "heldout_changes.jsonl": 9,
                  "final_changes.jsonl": 0, "sixth_changes.jsonl": 11, "scenarios_example.jsonl": 0}
 SCENARIO_FILES = [*sorted((ROOT / "evals/scenarios").glob("*.jsonl")), SHARED_EXAMPLE]

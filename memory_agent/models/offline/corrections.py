@@ -3,7 +3,7 @@
 A user who corrects something just said rarely restates the whole fact; they give the new value and
 a sign of the mistake ("sorry", "actually", "typo", "I had it wrong", "mixed it up", "swapped",
 "autocorrect", "I misread"); the value follows "it's", "should be" or any "… is", or the sign itself
-("sorry, 10:30", "wait no, she turned 7"). The
+("sorry, 10:30", "wait no, she turned 7"); "I meant X, not Y" replaces Y by X's values. The
 offline model reads such a message as an update of one of the two memories the prompt lists first
 (the most related to the message): every value the user gives replaces the value of the same shape
 in that memory, the one nearest in spelling for names and numbers. Shapes: a clock time, an
@@ -104,12 +104,36 @@ def _given(text: str) -> list[tuple[str, str]]:
     return given
 
 
+# "I meant a 2015 Honda Accord, not a Civic": the new value, then the old one named after "not"
+_NOT_THAT = re.compile(r"(?P<new>[^,;.!?]{1,60}?),?\s+not\s+(?:a\s+|an\s+|the\s+|in\s+|at\s+|on\s+)?"
+                       r"(?P<old>[\w'-]+(?:\s+[\w'-]+){0,2}?)(?=\s*(?:[,;.!?—–]|$)|\s+\W)", re.I)
+
+
+def _named_swap(text: str, message_id: str, shown: list[Shown]) -> list[ProposedFact]:
+    """The update for "X, not Y" when one of the first two ``shown`` memories holds Y: Y becomes the
+    values of X that the memory does not hold already (capitalised words and numbers)."""
+    for m in _NOT_THAT.finditer(text):
+        new = [t for _, t, _, _ in _values(m["new"]) if t not in ("I", "It")]
+        for memory in shown[:2]:
+            at = re.search(rf"(?<!\w){re.escape(m['old'])}(?!\w)", memory.content, re.I)
+            fresh = [t for t in new if t.casefold() not in memory.content.casefold()]
+            if memory.kind in FACT_KINDS and at and fresh:
+                content = memory.content[:at.start()] + " ".join(fresh) + memory.content[at.end():]
+                return [ProposedFact(operation="update", target=memory.id, kind=memory.kind, content=content,
+                                     topic=memory.topic, message_ids=[message_id] if message_id else [],
+                                     evidence=m.group(0).strip(" ,"), confidence=0.7,
+                                     importance=default_importance(memory.kind))]
+    return []
+
+
 def corrections(text: str, message_id: str, shown: list[Shown]) -> list[ProposedFact]:
     """Update proposals for a message that corrects a value of one of the first two ``shown``
     memories (module docstring); ``[]`` when it corrects nothing. Evidence is the words that give
     the new value ("it's Thursday the 16th"), an exact substring of ``text``."""
     if not _MISTAKE.search(text):
         return []
+    if swap := _named_swap(text, message_id, shown):
+        return swap
     for evidence, value in _given(text):
         given = _values(value)
         sole = sum(g[0] == "number" for g in given) == 1 and bool(_NEW_AGE.search(value))

@@ -37,6 +37,10 @@ _REMEMBER = re.compile(r"^(?:please\s+)?(?:remember|note|keep in mind|(?:don't|d
                        r"(?:\s+that)?\s*[:,]?\s+(?!(?:that|this|it|them|these|those)\W*$)(?P<x>\S.*)$", re.I)
 
 
+# "I meant a 2015 Honda Accord": the user corrects what they said (corrections.py), it is no new fact
+_MEANT = re.compile(r"I\s+meant\b", re.I)
+
+
 def _clause_hits(clause: str, question: bool, antecedent: str = "") -> list[tuple[Hit, int, int]]:
     """Hits for one clause, each with its evidence start/end offsets inside ``clause``; ``antecedent``
     is what "it" in a "forget …" request stands for (the subject of the sentence before)."""
@@ -50,7 +54,8 @@ def _clause_hits(clause: str, question: bool, antecedent: str = "") -> list[tupl
     s = norm[offset:]
     if retract := retraction(s, antecedent):
         return [(retract[0], offset + retract[1].start(), offset + retract[1].end())]
-    skip = question or s.rstrip().endswith("?") or QUESTION.match(s) or CHATTER.match(s) or HEDGE.search(s)
+    skip = question or s.rstrip().endswith("?") or QUESTION.match(s) or CHATTER.match(s) or HEDGE.search(s) \
+        or _MEANT.match(s)
     if skip or not s.strip(" .!"):
         return []
     if explicit := _REMEMBER.match(s):  # "remember that X": the rules on X, with more confidence
@@ -148,7 +153,8 @@ def _extract(text: str, message_id: str, today: date | None) -> list[tuple[Propo
 
 
 _BOUNDARY = re.compile(r",\s+|\s+[—–-]+\s+")
-_ASKS = re.compile(r"(?:any|anything|thoughts|ideas|tips|help|recommendations?)\b", re.I)
+_ASKS = re.compile(r"(?:any|anything|thoughts|ideas|tips|help|recommendations?|recs?|suggestions?|advice|pointers|"
+                   r"opinions?)\b|(?:what|why|how|when|where|who|which|whose)\b", re.I)
 # a clause that opens with an auxiliary verb and ends the sentence in "?" is a yes/no question
 # ("…, is an e-bike worth it?"; "…, should I switch?")
 _AUX_FIRST = re.compile(r"(?:is|are|was|were|can|could|would|should|shall|will|do|does|did|has|have|may|might)\s+\w",
@@ -157,7 +163,8 @@ _AUX_FIRST = re.compile(r"(?:is|are|was|were|can|could|would|should|shall|will|d
 
 def _statement_then_question(sentence: str) -> list[tuple[str, bool]]:
     """A sentence ending in "?" that opens with a statement ("I live in Madrid, is there a gym near
-    me?") is split where the question starts: ``[(statement, False), (question, True)]``; any other
+    me?", "…, which one's friendliest?", "…, recs?") is split where the question starts:
+    ``[(statement, False), (question, True)]``; any other
     sentence is ``[(sentence, is_question)]``."""
     if not sentence.rstrip().endswith("?"):
         return [(sentence, False)]

@@ -120,7 +120,7 @@ PAST_IRREGULAR = _wordset(
     "went was were had did made got saw took came bought ran met found began gave left felt thought told "
     "said built wrote read knew became won lost kept spent sent brought taught caught flew drove ate drank "
     "swam sang grew sold paid put set let cut hit heard held led rode spoke stood understood woke wore broke "
-    "chose fell forgot hid quit shut split threw"
+    "chose fell forgot hid quit shut split threw meant dealt slept lent bent burnt learnt dreamt"
 )
 NO_CONJUGATION = PAST_IRREGULAR | _wordset("can could will would shall should must may might")
 GENERIC_STOP = _wordset(

@@ -269,3 +269,19 @@ def test_a_corrected_value_may_follow_the_sign_of_the_mistake_itself() -> None:
     [later] = judged("oops sorry, 11:15 — I always mix them up. what's a good lunch break?", standup)
     assert (later.target, later.content) == ("m1", "The user's daily standup is at 11:15.")
     assert judged("sorry, 5 of them work remotely", "[m1] (fact, team) The user has 4 direct reports.") == []
+
+
+def test_a_statement_before_a_question_after_a_comma_is_kept_whatever_the_question_word() -> None:
+    [home] = judged("I live in Leeds (Headingley) and want a Sunday run nearby, which route is flattest?")
+    assert home.content == "The user lives in Leeds (Headingley)."
+    [again] = judged("I live in Cork and need a climbing wall, recs?")
+    assert again.content == "The user lives in Cork."
+    assert judged("What if I moved to Leeds, would that be better?") == []  # a question from its start
+
+
+def test_x_not_y_replaces_the_value_a_memory_shown_holds() -> None:
+    car = "[m1] (fact, car) The user drives a 2019 Skoda Octavia."
+    [fixed] = judged("sorry, I meant a 2019 Skoda Superb, not an Octavia 🤦", car)
+    assert (fixed.operation, fixed.target, fixed.content) == ("update", "m1", "The user drives a 2019 Skoda Superb.")
+    [city] = judged("oops, it's Porto, not Lisbon", "[m1] (fact, home city) The user lives in Lisbon.")
+    assert (city.target, city.content) == ("m1", "The user lives in Porto.")
