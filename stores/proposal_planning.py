@@ -171,11 +171,11 @@ class ProposalPlanning:
                 risk=verdict.risk,
             ))
         proposals += self._withdraw_tainted(user_id, thread_id, messages, planned)
-        proposals += self._forget_the_rest(user_id, thread_id, messages, proposals, planned)
+        proposals += self._forget_the_rest(user_id, thread_id, messages, proposals, planned | set(shown.values()))
         return proposals, dropped
 
     def _forget_the_rest(self, user_id: str, thread_id: str, messages: Sequence[BaseMessage],
-                         proposals: Sequence[Proposal], planned: set[str]) -> list[Proposal]:
+                         proposals: Sequence[Proposal], skip: set[str]) -> list[Proposal]:
         """RETRACT proposals for the live facts a "forget everything about X" did not reach because
         the model was not shown them (the prompt lists the memories most like the message, and a
         request in one language finds few memories written in another).
@@ -185,7 +185,8 @@ class ProposalPlanning:
         the retracted facts' anchors (:func:`memory_agent.memory.reconcile.forget_anchors`: a capitalised
         name, or the slot a fact filled, "wedding") and its cosine similarity to one of them is at least
         ``ReconcileConfig.forget_all_similarity``.
-        Each is asked about like any retraction; facts already planned this turn are left to their plan."""
+        Each is asked about like any retraction; facts already planned this turn, and those the model
+        was shown (``skip``: it judged them), are left as they are."""
         retracted = [p for p in proposals if p.operation == "RETRACT" and p.target_id]
         turn = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
         if not retracted or turn is None or not (len(retracted) >= 2 or asks_to_forget_all(message_text(turn))):
@@ -194,7 +195,7 @@ class ProposalPlanning:
         anchors = {a for f in gone for a in forget_anchors(f)}
         out = []
         for fact in self.ledger.facts(user_id, "confirmed"):
-            if fact.id in planned or fact.kind == EPISODE_KIND:
+            if fact.id in skip or fact.kind == EPISODE_KIND:
                 continue
             words = set(re.findall(r"[\w'-]+", fact.content.casefold()))
             if not any(set(a.split()) <= words for a in anchors):
@@ -203,7 +204,7 @@ class ProposalPlanning:
             similarity, near = max((cosine_similarity(vector, self._embed(user_id, f.index_text)), f) for f in gone)
             if similarity < self.reconcile_config.forget_all_similarity:
                 continue
-            planned.add(fact.id)
+            skip.add(fact.id)
             out.append(_retraction(stable_id(user_id, thread_id, str(turn.id), fact.id, prefix="p_"), fact,
                                    thread_id, [str(turn.id)], message_text(turn).strip(),
                                    f"about the same thing as {near.content!r}, which the user asked to forget"))

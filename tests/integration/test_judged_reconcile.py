@@ -8,6 +8,7 @@ every answer. Real SQLite + Chroma + MiniLM; only the chat model is fake.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from conftest import T0, ScriptedChatModel, day
 
@@ -207,13 +208,15 @@ def test_forget_everything_reaches_the_memories_about_it_that_the_model_was_not_
         model.script[said] = [{"kind": "fact", "content": content, "topic": topic}]
         agent.turn("alice", f"{said}.", thread_id=f"s-{topic}", now=T0, approval="never")
     assert len(agent.memory.live("alice")) == 4
+    # the prompt lists the one memory most like the message (as a long memory list cut at its limit would)
+    agent.memory.reconcile_config = replace(agent.memory.reconcile_config, shown_limit=1, shown_previous=0)
 
     result = agent.turn("alice", "Die Hochzeit ist abgesagt. Bitte vergiss alles über die Hochzeit und über Jannik.",
                         thread_id="s-end", now=day(5), approval="never")
     assert sorted(c["operation"] for c in result.committed) == ["RETRACT"] * 3
     assert [f.content for f in agent.memory.live("alice")] == ["The user works as a pharmacist in Konstanz."]
-    # the model named one memory (the only one it was shown that names Jannik); code found the other two
-    assert [v for v in shown(model.extraction_calls[-1]).values() if "Jannik" in v] == [
+    # the model was shown one memory and named it; code found the other two, which it was not shown
+    assert list(shown(model.extraction_calls[-1]).values()) == [
         "The user is planning their wedding with Jannik in Lindau."]
 
 
@@ -229,3 +232,32 @@ def test_a_new_memory_beside_a_retraction_is_added_not_dropped_as_an_update_of_w
                         now=day(3), approval="never")
     assert sorted(c["operation"] for c in result.committed) == ["ADD", "RETRACT"]
     assert [f.content for f in agent.memory.live("alice")] == ["The user is into literary sci-fi now."]
+
+
+
+class WeddingOnlyModel(ScriptedChatModel):
+    """The scripted model, retracting each listed memory about the wedding and keeping the rest."""
+
+    def _propose(self, messages):
+        self.script["forget everything"] = [
+            {"operation": "retract", "kind": "fact", "content": "the wedding", "topic": "wedding", "target": k}
+            for k, v in shown(messages[-1].content).items() if "wedding" in v]
+        return super()._propose(messages)
+
+
+def test_forget_everything_leaves_alone_a_memory_the_model_was_shown_and_kept(make_agent):
+    model = WeddingOnlyModel()
+    agent = make_agent(model=model)
+    for said, content, topic in (
+            ("I'm planning my wedding with Jannik in Lindau", "The user is planning their wedding with Jannik in "
+             "Lindau.", "wedding"),
+            ("My colleague Jannik Weber runs the Lindau office", "The user's colleague Jannik Weber runs the "
+             "Lindau office.", "colleague")):
+        model.script[said] = [{"kind": "fact", "content": content, "topic": topic}]
+        agent.turn("alice", f"{said}.", thread_id=f"s-{topic}", now=T0, approval="never")
+    result = agent.turn("alice", "The wedding with Jannik in Lindau is off, please forget everything about it.",
+                        thread_id="s-end", now=day(5), approval="never")
+    colleague = "The user's colleague Jannik Weber runs the Lindau office."
+    assert colleague in shown(model.extraction_calls[-1]).values()  # the model saw it and kept it
+    assert [c["operation"] for c in result.committed] == ["RETRACT"]
+    assert [f.content for f in agent.memory.live("alice")] == [colleague]
