@@ -201,7 +201,8 @@ class ProposalPlanning:
             if not any(set(a.split()) <= words for a in anchors):
                 continue
             vector = self._embed(user_id, fact.index_text)
-            similarity, near = max((cosine_similarity(vector, self._embed(user_id, f.index_text)), f) for f in gone)
+            similarity, near = max(((cosine_similarity(vector, self._embed(user_id, f.index_text)), f) for f in gone),
+                                   key=lambda pair: pair[0])  # facts do not order: a tie must not compare them
             if similarity < self.reconcile_config.forget_all_similarity:
                 continue
             skip.add(fact.id)

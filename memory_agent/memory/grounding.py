@@ -87,14 +87,14 @@ def _unaccented(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text.translate(_FOLD)) if not unicodedata.combining(c))
 
 
-def _found(word: str, evidence: str, evidence_words: list[str], raw: str = "") -> bool:
-    """Whether ``word`` of the content is in ``evidence`` (case-folded, accents folded; ``raw``: the same
-    before folding accents, where a term of another language is looked for)."""
+def _found(word: str, evidence: str, evidence_words: list[str], raw: str = "", raw_words: list[str] = ()) -> bool:
+    """Whether ``word`` of the content is in ``evidence`` (case-folded, accents folded; ``raw`` and its
+    ``raw_words``: the same before folding accents, where a term of another language is looked for)."""
     word = _unaccented(word.casefold().strip("'.-&"))
     if not word or word in _EXEMPT or re.search(rf"(?<!\w){re.escape(word)}(?!\w)", evidence):
         return True
     kind = _SAME_KIND_ELSEWHERE.get(word.rstrip("s"))
-    if kind and (_names(kind, evidence, evidence_words) or (raw and _names(kind, raw, _WORD.findall(raw)))):
+    if kind and (_names(kind, evidence, evidence_words) or (raw and _names(kind, raw, list(raw_words)))):
         return True
     stem = _unaccented(_stemmer().stemWord(word))
     return any(w.startswith(stem) or (len(stem) >= 6 and stem in w) for w in evidence_words)
@@ -120,7 +120,7 @@ def _names(kind: re.Pattern[str], evidence: str, evidence_words: list[str]) -> b
 _MONEY_MORE = re.compile(r"hoàn tiền|giảm giá|khuyến mãi|tín dụng|diskon|potongan harga|pengembalian dana|"
                          r"kredit|знижк\w*|повернення коштів|кешбек", re.IGNORECASE)
 _FREE_ANY = re.compile(r"gratis|gratuit\w*|kostenlos\w*|umsonst|bezpłatn\w*|darmow\w*|ücretsiz|bedava|"
-                       r"бесплатн\w*|безкоштовн\w*|miễn phí|免费|無料|무료|مجان\w*|मुफ़्त|मुफ्त|nieuwe gratis|kosteloos",
+                       r"бесплатн\w*|безкоштовн\w*|miễn phí|免费|無料|무료|مجان\w*|मुफ़्त|मुफ्त|kosteloos",
                        re.IGNORECASE)
 _SAME_KIND_ELSEWHERE = {
     **dict.fromkeys(("discount", "refund", "rebate", "credit", "coupon", "voucher", "cashback", "compensation"),
@@ -171,12 +171,12 @@ def unsupported_words(content: str, evidence: str, message: str = "") -> list[st
             continue
         missing.append(number.strip())
     if _mostly_latin(evidence):
-        evidence_words = _WORD.findall(evidence)
+        evidence_words, raw_words = _WORD.findall(evidence), _WORD.findall(raw)
         capitalised = _CAPITALISED.findall(content.split(" ", 1)[1] if " " in content else "")
         for word in [*capitalised, *_VALUE_WORDS.findall(content)]:
             if word.casefold() in _NUMBER_WORDS:
                 continue
-            if _found(word, evidence, evidence_words, raw):
+            if _found(word, evidence, evidence_words, raw, raw_words):
                 continue
             if names and word in capitalised and not _VALUE_WORDS.fullmatch(word) and _found(word, names, names_words):
                 continue

@@ -200,10 +200,10 @@ def sensitive_reason(text: str, context: str = "") -> str | None:
     text = without_work(prompt_text(text))
     if any(p.search(text) for p in (_HEALTH, _BELIEF, _MONEY, _PLACE, _ID, _UNION, _STATUS)):
         return REASON
-    for number in _LONG_NUMBER.finditer(text):
-        phone = _PHONE.search(text) or _PHONE.search(prompt_text(context))
-        if not phone or len(re.sub(r"\D", "", number.group(0))) > 15:  # E.164: a phone number has 15 digits at most
-            return REASON
+    numbers = _LONG_NUMBER.findall(text)
+    phone = bool(numbers) and bool(_PHONE.search(text) or _PHONE.search(prompt_text(context)))
+    if any(not phone or len(re.sub(r"\D", "", n)) > 15 for n in numbers):  # E.164: 15 digits at most
+        return REASON
     if _CRIMINAL.search(_CRIMINAL_AT_WORK.sub(" ", text)):
         return REASON
     return None
