@@ -83,20 +83,25 @@ def test_another_users_fact_cannot_be_targeted(agent, model):
     assert agent.memory.show("alice", alices.id).status == "confirmed"
 
 
-class JudgingModel(ScriptedChatModel):
-    """The scripted model, answering "forget everything about Sam" from the memories it is shown: one
-    retraction per listed memory that mentions Sam (as a real model is asked to)."""
+class RetractShownModel(ScriptedChatModel):
+    """The scripted model answering a forget request from the memories it is shown, as a real model is
+    asked to: when the message contains ``trigger``, one retraction per listed memory whose content
+    contains ``names`` (a memory not listed is beyond what it can see), nothing else."""
+
+    trigger: str
+    names: str
+    content: str
+    topic: str
 
     def _propose(self, messages):
-        refs = shown(messages[-1].content)
-        self.script["forget everything"] = [
-            {"operation": "retract", "kind": "fact", "content": "everything about Sam", "topic": "ex", "target": k}
-            for k, v in refs.items() if "Sam" in v]
+        self.script[self.trigger] = [
+            {"operation": "retract", "kind": "fact", "content": self.content, "topic": self.topic, "target": k}
+            for k, v in shown(messages[-1].content).items() if self.names in v]
         return super()._propose(messages)
 
 
 def test_forget_everything_about_x_retracts_every_memory_the_model_names(make_agent):
-    model = JudgingModel()
+    model = RetractShownModel(trigger="forget everything", names="Sam", content="everything about Sam", topic="ex")
     agent = make_agent(model=model)
     # each content follows from the words said (names, dates and places must be in the evidence)
     for said, content in (("My ex Sam has a birthday on 2 June", "The user's ex Sam has a birthday on 2 June."),
@@ -181,21 +186,8 @@ def test_two_memories_updated_to_one_new_statement_leave_no_old_value_live(agent
         "The user's daughter Maisie's birthday is on the 24th of May."]
 
 
-class ShownOnlyModel(ScriptedChatModel):
-    """The scripted model, answering a German "forget everything about the wedding and Jannik" from
-    the memories it is shown: a retraction of each listed memory that names Jannik, nothing else (a
-    memory not listed, or not naming him, is beyond what the model can see)."""
-
-    def _propose(self, messages):
-        refs = shown(messages[-1].content)
-        self.script["vergiss alles"] = [
-            {"operation": "retract", "kind": "fact", "content": "die Hochzeit", "topic": "wedding", "target": k}
-            for k, v in refs.items() if "Jannik" in v]
-        return super()._propose(messages)
-
-
 def test_forget_everything_reaches_the_memories_about_it_that_the_model_was_not_shown(make_agent):
-    model = ShownOnlyModel()
+    model = RetractShownModel(trigger="vergiss alles", names="Jannik", content="die Hochzeit", topic="wedding")
     agent = make_agent(model=model)
     for said, content, topic in (
             ("I'm planning my wedding with Jannik in Lindau", "The user is planning their wedding with Jannik in "
@@ -234,19 +226,8 @@ def test_a_new_memory_beside_a_retraction_is_added_not_dropped_as_an_update_of_w
     assert [f.content for f in agent.memory.live("alice")] == ["The user is into literary sci-fi now."]
 
 
-
-class WeddingOnlyModel(ScriptedChatModel):
-    """The scripted model, retracting each listed memory about the wedding and keeping the rest."""
-
-    def _propose(self, messages):
-        self.script["forget everything"] = [
-            {"operation": "retract", "kind": "fact", "content": "the wedding", "topic": "wedding", "target": k}
-            for k, v in shown(messages[-1].content).items() if "wedding" in v]
-        return super()._propose(messages)
-
-
 def test_forget_everything_leaves_alone_a_memory_the_model_was_shown_and_kept(make_agent):
-    model = WeddingOnlyModel()
+    model = RetractShownModel(trigger="forget everything", names="wedding", content="the wedding", topic="wedding")
     agent = make_agent(model=model)
     for said, content, topic in (
             ("I'm planning my wedding with Jannik in Lindau", "The user is planning their wedding with Jannik in "
