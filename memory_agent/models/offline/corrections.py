@@ -23,9 +23,9 @@ from memory_agent.core.kinds import FACT_KINDS, default_importance
 from memory_agent.models.offline.judgement import Shown
 from memory_agent.models.offline.vocabulary import EMOJI
 
-__all__ = ["corrections"]
+__all__ = ["MISTAKE", "corrections"]
 
-_MISTAKE = re.compile(
+MISTAKE = re.compile(
     r"\b(?:sorry|actually|correction|correct(?:ed|ing)?|i meant|i mean|typo|typed|mistyped|misspel\w*|wrong|"
     r"mix(?:ed|ing)?\s+(?:it\s+|them\s+|things\s+)?up|my bad|oops|scratch that|ignore|mistake|swapped|oh wait|"
     r"wait,?\s+no|no,?\s+wait|autocorrect\w*|auto-correct\w*|mangled|flip(?:ped)?|misread|misheard|got\s+(?:it|that)\s+wrong)\b",
@@ -56,6 +56,16 @@ def _values(text: str) -> list[tuple[str, str, int, int]]:
             if not any(a < m.end() and m.start() < b for _, _, a, b in found):
                 found.append((shape, m.group(0), m.start(), m.end()))
     return found
+
+
+_MONTH_NEAR = re.compile(rf"^\s+(?:of\s+)?(?:{_MONTHS})\b|\b(?:{_MONTHS})\s+$", re.I)
+
+
+def _days(text: str, held: list[tuple[str, str, int, int]]) -> list[tuple[str, str, int, int]]:
+    """The numbers of ``held`` that are a day of a month ("14 May", "May 14"), as ordinals: a day is
+    written either way, so "it's the 15th" corrects "14 May" to "15 May"."""
+    return [("ordinal", token, a, b) for shape, token, a, b in held if shape == "number"
+            and (_MONTH_NEAR.match(text[b:b + 12]) or _MONTH_NEAR.search(text[max(0, a - 12):a]))]
 
 
 def _closest(token: str, shape: str, candidates: list[tuple[str, str, int, int]],
@@ -93,7 +103,7 @@ def _given(text: str) -> list[tuple[str, str]]:
     "should be" or "… is", and right after the sign of a mistake; questions and long stretches
     (more than 8 words) left out."""
     found = [(m.group(0).strip(), m["v"], m.end()) for m in _VALUE.finditer(text)]
-    for sign in _MISTAKE.finditer(text):
+    for sign in MISTAKE.finditer(text):
         if (after := _AFTER_SIGN.match(text, sign.end())) and after["t"] not in ("I", "It", "That", "This"):
             found.append((after["v"].strip(), after["v"], after.end()))
     given = []
@@ -130,7 +140,7 @@ def corrections(text: str, message_id: str, shown: list[Shown]) -> list[Proposed
     """Update proposals for a message that corrects a value of one of the first two ``shown``
     memories (module docstring); ``[]`` when it corrects nothing. Evidence is the words that give
     the new value ("it's Thursday the 16th"), an exact substring of ``text``."""
-    if not _MISTAKE.search(text):
+    if not MISTAKE.search(text):
         return []
     if swap := _named_swap(text, message_id, shown):
         return swap
@@ -141,11 +151,13 @@ def corrections(text: str, message_id: str, shown: list[Shown]) -> list[Proposed
             if memory.kind not in FACT_KINDS:
                 continue
             held = _values(memory.content)
+            held += _days(memory.content, held)
             swaps = {}
             for shape, token, _, _ in given:
                 old = _closest(token, shape, [h for h in held if h[2] not in swaps], sole)
-                if old is not None:
-                    swaps[old[2]] = (old[3], token)
+                if old is not None:  # a day written as a number keeps its digits: "14 May" -> "15 May"
+                    swaps[old[2]] = (old[3], re.sub(r"(?<=\d)(?:st|nd|rd|th)$", "", token, flags=re.I)
+                                     if old[1].isdigit() and shape == "ordinal" else token)
             if not swaps:
                 continue
             content = memory.content

@@ -15,9 +15,9 @@ from memory_agent.core.messages import message_text
 from memory_agent.memory.end_dates import stated_ends
 from memory_agent.memory.injection import screen
 from memory_agent.memory.sensitive import sensitive_reason, without_work
-from memory_agent.models.offline.corrections import corrections
+from memory_agent.models.offline.corrections import MISTAKE, corrections
 from memory_agent.models.offline.grammar import as_sentence, noun_topic, rewrite
-from memory_agent.models.offline.judgement import judge, shown_memories
+from memory_agent.models.offline.judgement import Shown, judge, shown_memories
 from memory_agent.models.offline.rules import RULES, Hit, retraction
 from memory_agent.models.offline.vocabulary import (
     CHATTER,
@@ -37,8 +37,11 @@ _REMEMBER = re.compile(r"^(?:please\s+)?(?:remember|note|keep in mind|(?:don't|d
                        r"(?:\s+that)?\s*[:,]?\s+(?!(?:that|this|it|them|these|those)\W*$)(?P<x>\S.*)$", re.I)
 
 
-# "I meant a 2015 Honda Accord": the user corrects what they said (corrections.py), it is no new fact
-_MEANT = re.compile(r"I\s+meant\b", re.I)
+# "I meant a 2015 Honda Accord": the user corrects what they said (corrections.py), it is no new fact;
+# nor is the slip itself: "I typed the wrong city", "I got the date wrong", "I made a typo"
+_MEANT = re.compile(r"I\s+meant\b|(?:I|we)\s+(?:\w+\s+)?(?:typed|wrote|said|gave|put|entered|got|mixed|misspelled|"
+                    r"mistyped|misread|misheard)\b[^.!?]{0,40}?\b(?:wrong|mistake|typo|up)\b|"
+                    r"(?:I|we)\s+made\s+(?:a|an)\s+(?:\w+\s+)?(?:typo|mistake|error)\b", re.I)
 
 
 def _clause_hits(clause: str, question: bool, antecedent: str = "") -> list[tuple[Hit, int, int]]:
@@ -98,7 +101,8 @@ _CLAUSE_SPLIT = re.compile(
     r",\s+(?:and\s+|but\s+|so\s+)?(?=(?:(?:normally|usually|generally|typically|otherwise|also|actually)\s+)?"
     r"(?:(?:on|at|over|in|most|every)\s+(?:the\s+)?\w+\s+)?(?:I|we|my|our)\b|"
     r"(?:joined|started|moved|switched|left|quit|bought|adopted)\b|(?:phone|mobile|cell|tel)\b[^,;]*\d|e-?mail\b\s*(?:address\s*)?(?:is\s+|:\s*)?[\w.+-]+@)"
-    r"|\s+(?:and|but|so)\s+(?:\w+ly\s+)?(?=(?:I|we|my|our)\b)", re.I
+    r"|\s+(?:and|but|so)\s+(?:\w+ly\s+)?(?=(?:I|we|my|our)\b)"
+    r"|\s+[—–]\s+(?=(?:I|we|my|our)\b)", re.I  # a dash between two statements: "… lol — I live in Boston"
 )
 # "…until the end of January, so I'm working from …": a consequence lasts as long as its cause
 _CONSEQUENCE = re.compile(r"\bso\b|\bwhich means\b|\bmeaning\b", re.I)
@@ -149,12 +153,13 @@ def _extract(text: str, message_id: str, today: date | None) -> list[tuple[Propo
         subject = _SUBJECT.match(sentence.strip())
         names = _NAMES.findall(sentence.strip())
         antecedent = subject["np"] if subject else names[-1] if names else ""
-    return facts
+    return [(_corrected_in_place(fact, text, message_id), every) for fact, every in facts]
 
 
 _BOUNDARY = re.compile(r",\s+|\s+[—–-]+\s+")
 _ASKS = re.compile(r"(?:any|anything|thoughts|ideas|tips|help|recommendations?|recs?|suggestions?|advice|pointers|"
-                   r"opinions?)\b|(?:what|why|how|when|where|who|which|whose)\b", re.I)
+                   r"opinions?)\b|(?:[\w'-]+\s+){1,2}(?:ideas|tips|recs?|recommendations|suggestions|advice|pointers)"
+                   r"\W*$|(?:what|why|how|when|where|who|which|whose)\b", re.I)
 # a clause that opens with an auxiliary verb and ends the sentence in "?" is a yes/no question
 # ("…, is an e-bike worth it?"; "…, should I switch?")
 _AUX_FIRST = re.compile(r"(?:is|are|was|were|can|could|would|should|shall|will|do|does|did|has|have|may|might)\s+\w",
@@ -163,7 +168,7 @@ _AUX_FIRST = re.compile(r"(?:is|are|was|were|can|could|would|should|shall|will|d
 
 def _statement_then_question(sentence: str) -> list[tuple[str, bool]]:
     """A sentence ending in "?" that opens with a statement ("I live in Madrid, is there a gym near
-    me?", "…, which one's friendliest?", "…, recs?") is split where the question starts:
+    me?", "…, which one's friendliest?", "…, recs?", "…, storage tips?") is split where the question starts:
     ``[(statement, False), (question, True)]``; any other
     sentence is ``[(sentence, is_question)]``."""
     if not sentence.rstrip().endswith("?"):
@@ -208,6 +213,25 @@ def _extract_part(text: str, sentence: str, question: bool, message_id: str, tod
                 valid_until=None if hit.operation == "retract" else until,
                 risk=_risk(hit, evidence, content, sensitive),
             ), hit.every))
+
+
+def _corrected_in_place(fact: ProposedFact, text: str, message_id: str) -> ProposedFact:
+    """``fact`` with a value the user corrects later in the same message ("Ottilie's birthday is 14 May
+    — actually no, sorry, it's the 15th"): :func:`corrections` reads the rest of ``text`` as if ``fact``
+    were a memory shown, and its new content replaces ``fact``'s; the evidence then runs from the
+    first statement to the corrected value. Unchanged when nothing after the evidence corrects it."""
+    at = text.find(fact.evidence)
+    if fact.operation != "add" or at < 0:
+        return fact
+    end = at + len(fact.evidence)
+    rest = text[end:]
+    if not MISTAKE.search(rest):
+        return fact
+    fixed = corrections(rest, message_id, [Shown("m0", fact.kind, fact.topic, fact.content)])
+    if not fixed or (where := rest.find(fixed[0].evidence)) < 0:
+        return fact
+    return fact.model_copy(update={"content": fixed[0].content,
+                                   "evidence": text[at:end + where + len(fixed[0].evidence)]})
 
 
 _TODAY = re.compile(r"\bToday is (\d{4}-\d{2}-\d{2})\b")

@@ -9,7 +9,8 @@ The prompt lists memories as ``[m<N>] (kind, topic) content``. The rules, in ord
   user lives or is staying, works, their diet, name, editor, answer style, phone number), a switch the
   user states ("we moved from X to Y": a ``decision`` that now uses something), or a sentence "The user's <thing> is …"
   about the same thing ("my phone number is …"), or a count of the same thing ("The user has 13 direct
-  reports."). A slot that holds many values (allergies, pets,
+  reports."), or the same statement with another number ("a 10 in running shoes" for "a size 9 in running
+  shoes"). A slot that holds many values (allergies, pets,
   hobbies) is never replaced: the new value is added.
 - **retract**: "forget X" names the listed memory of the same slot, else the first one about X; a bare
   name ("Biscuit passed away") names the first memory holding it (a pet's memory, for topic "pet");
@@ -111,8 +112,23 @@ def _replaces(fact: ProposedFact, memory: Shown) -> bool:
     counted, held = _COUNT.search(fact.content), _COUNT.search(memory.content)
     if counted and held and _norm(counted["thing"]) == _norm(held["thing"]):  # "has 13 direct reports"
         return True
+    if _renumbered(fact.content, memory.content):  # "a 10 in running shoes" for "a size 9 in running shoes"
+        return True
     mine, theirs = _COPULA.match(fact.content), _COPULA.match(memory.content)
     return bool(mine and theirs) and _norm(mine["thing"]) == _norm(theirs["thing"])
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w.]*\d)")
+
+
+def _renumbered(new: str, old: str) -> bool:
+    """True when ``new`` restates ``old`` with another number: each holds one number, they differ, and
+    the content words of one (at least two, first five letters) are all in the other."""
+    a, b = _NUMBER.findall(new), _NUMBER.findall(old)
+    if len(a) != 1 or len(b) != 1 or a == b:
+        return False
+    words = sorted((_stems(_NUMBER.sub(" ", new)), _stems(_NUMBER.sub(" ", old))), key=len)
+    return len(words[0]) >= 2 and words[0] <= words[1]
 
 
 def judge(facts: list[ProposedFact], shown: list[Shown], every: set[int] = frozenset()) -> list[ProposedFact]:

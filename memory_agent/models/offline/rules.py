@@ -139,6 +139,13 @@ def _only_when(m: re.Match[str]) -> Hit:
 _add(r"^I\s+(?:can|will)\s+only\s+" + _O, "constraint", "*v", "The user can only {x}.")
 
 
+# the name the user goes by, even said as a standing rule ("Always call me by my nickname 'Bex'", "from
+# now on I'm going by Sam"): how they want to be addressed, a fact about them, not a rule for the agent
+_add(r"^(?:(?:from now on|going forward),?\s*)?(?:please\s+)?(?:always\s+)?(?:just\s+)?"
+     r"(?:call\s+me|I(?:'m|\s+am)\s+going\s+by|I\s+go\s+by)\s+(?:by\s+)?(?:my\s+(?:nick)?name\s+)?"
+     r"(?P<x>['\"‘“]?(?-i:[A-Z])[\w'-]*['\"’”]?)(?=\W|$)", "fact", "name", "The user wants to be called {x}.")
+
+
 @_rule(r"^(?:(?:from now on|going forward|in (?:the )?future),?\s*)?(?:please\s+)?"
        r"(?:you\s+(?:should|must)\s+)?"
        r"(?P<x>(?:always|never)\b[^;!?]*?)(?=\s*[.!?]*\s*$)"
@@ -164,6 +171,9 @@ _add(r"^I\s+(?:don't|do not|never)\s+eat\s+" + _O, "constraint", "diet", "The us
 # so a new number replaces the old (judgement.ONE_VALUE_SLOTS)
 _PHONE_NUMBER = r"(?P<x>\+?\d[\d ()-]{6,}\d)"
 _add(r"^(?:my|our)\s+(?:new\s+)?(?:mobile|phone|cell|cellphone)(?:\s+number)?\s+(?:is\s+|:\s*)" + _PHONE_NUMBER,
+     "fact", "phone", "The user's phone number is {x}.")
+# a number the user asks to be used from now on ("Use +48 733 090 412 from here on") is theirs
+_add(r"^(?:please\s+)?use\s+" + _PHONE_NUMBER + r"\s+(?:from\s+(?:now|here)\s+on|going\s+forward|instead|now)\b",
      "fact", "phone", "The user's phone number is {x}.")
 _add(r"^(?:the\s+|my\s+)?new\s+(?:one|number)\s+is\s+" + _PHONE_NUMBER, "fact", "phone",
      "The user's phone number is {x}.")
@@ -211,6 +221,29 @@ _add(_HAVE + r"(?![^,;!?]*\b(?:question|idea|problem|issue|doubt|minute|second|m
      r"request)s?\b)[^,;!?]+?)" + _STOP, "fact", "*", "The user has {x}.")
 _add(r"^I\s+(?:have to|must|need to|am required to|'m required to)\s+use\s+" + _O,
      "constraint", "*", "The user has to use {x}.")
+# Said in passing, anywhere in a clause (before the "my X is …" rules below, which would read the clause
+# as a statement about the flat or the week): people mention a change of home, job or
+# diet while asking about something else ("the cardboard from unpacking in our new flat in Bristol is
+# taking over", "first week at Monzo and I'm drowning", "three months fully vegan and I feel great").
+_PLACE = r"(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"  # capitalised words: a place name
+_NEW_HOME = r"\b(?:our|my)\s+new\s+(?:flat|house|home|place|apartment|condo|digs)\s+(?:in|at)\s+"
+_add(_NEW_HOME + _PLACE + r"(?=\W|$)", "fact", "home city", "The user lives in {x}.")
+# a new job's first days: "first week at Monzo", "first day done at Northwind", "my first month of
+# onboarding at Stripe"; the employer is a capitalised name
+_add(r"\b(?:my\s+)?(?:first|1st)\s+(?:few\s+)?(?:day|week|month|shift)s?\s+(?:(?:done|in|over|of\s+\w+)\s+)?"
+     r"(?:at|with)\s+(?P<x>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)(?=\W|$)",
+     "fact", "employer", "The user works at {x}.")
+# a new job's start, without a subject: "Starting Monday at Brightkettle", "started at Tessaline this month"
+_add(r"^(?:just\s+|finally\s+|officially\s+)?(?:start(?:ed|ing)|began|beginning)\s+(?:(?:on\s+|this\s+|next\s+)?"
+     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|week|month)\s+)?(?:at|with)\s+"
+     r"(?P<x>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)(?=\W|$)", "fact", "employer", "The user works at {x}.")
+# a diet held for a while or fully, without "I'm": "three months fully vegan", "been plant-based since
+# Easter", "gone vegetarian", "call me pescatarian these days"; not after a negation or a past ("not fully
+# vegan", "used to be vegan")
+_add(r"(?<!\bnot )(?<!\bno longer )(?<!\bbe )(?<!\bwas )\b(?:(?:been|gone|went|now|fully|strictly|completely|100%|"
+     r"call\s+me)\s+)+"
+     r"(?P<x>vegan|vegetarian|plant[- ]based|pescatarian|keto|gluten[- ]free|dairy[- ]free)\b",
+     "preference", "diet", "The user is {x}.")
 _LIVE = r"^(?:I|we)\s+(?:currently\s+|now\s+|still\s+)?(?:live|reside)\s+"
 _add(_LIVE + r"(?:at\s+|in\s+(?=\d))" + _O, "fact", "address", "The user lives at {x}.")
 # "got the keys to our new house in Swansea": a move, in the words people use for one
@@ -264,7 +297,6 @@ _add(r"^(?:I|we)\s+" + _PERF + r"(?:moved|relocated)\s+to\s+" + _O, "fact", "hom
      change=True)
 # "we're in Grenoble now": where the user lives ("now": a change of home); "I'm in Paris": where they are
 _WE_ARE = r"^(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+"
-_PLACE = r"(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"  # capitalised words: a place name
 _add(_WE_ARE + r"(?:settled\s+|living\s+)?in\s+" + _PLACE + r"\s+now" + _STOP, "fact", "home city",
      "The user lives in {x}.")
 _add(_WE_ARE + r"(?:now\s+)?(?:settled|living)\s+in\s+" + _PLACE + _STOP, "fact", "home city", "The user lives in {x}.")

@@ -285,3 +285,11 @@ def test_x_not_y_replaces_the_value_a_memory_shown_holds() -> None:
     assert (fixed.operation, fixed.target, fixed.content) == ("update", "m1", "The user drives a 2019 Skoda Superb.")
     [city] = judged("oops, it's Porto, not Lisbon", "[m1] (fact, home city) The user lives in Lisbon.")
     assert (city.target, city.content) == ("m1", "The user lives in Porto.")
+
+
+def test_the_same_statement_with_another_number_replaces_the_memory_shown() -> None:
+    shoes = "[m1] (fact, running shoes) The user is a size 8 in hiking boots."
+    [fixed] = judged("Correction: I'm a 9 in hiking boots, not what I said before", shoes)
+    assert (fixed.operation, fixed.target) == ("update", "m1")
+    cats = "[m1] (fact, pets) The user has 2 cats."
+    assert [f.operation for f in judged("I have 3 dogs", cats)] == ["add"]  # another thing, not another count

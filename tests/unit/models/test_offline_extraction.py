@@ -403,3 +403,43 @@ def test_leaving_a_named_place_retracts_what_names_it() -> None:
     assert (left.operation, left.content) == ("retract", "Spotify")
     assert (joined.content, joined.valid_until) == ("The user joined Klarna.", None)
     assert [f.operation for f in extract_facts("I left my keys at home", "m1")] == ["add"]  # no name: an event
+
+
+@pytest.mark.parametrize(("text", "content"), [
+    ("The boxes from unpacking in our new house in Galway are everywhere, storage tips?", "The user lives in Galway."),
+    ("the drive from my new place in Leith to the office is awful", "The user lives in Leith."),
+    ("First week at Octopus Energy, so many acronyms", "The user works at Octopus Energy."),
+    ("my first month of onboarding at Stripe is nearly over", "The user works at Stripe."),
+    ("Six weeks fully vegetarian now and I don't miss meat", "The user is vegetarian."),
+    ("been plant-based since January, feeling good", "The user is plant-based."),
+    ("back on cheese again — call me vegetarian these days", "The user is vegetarian."),
+    ("Starting Tuesday at Harlow Foods, same kind of role", "The user works at Harlow Foods."),
+    ("Please use +44 7700 900123 from now on.", "The user's phone number is +44 7700 900123."),
+])
+def test_a_change_of_home_job_or_diet_said_in_passing_is_read(text: str, content: str) -> None:
+    assert [f.content for f in extract_facts(text, "m1")] == [content]
+
+
+@pytest.mark.parametrize("text", ["I'm not fully vegan", "I was vegan for a year", "My first week at school was fun",
+                                  "Our new flat is lovely"])
+def test_no_change_is_read_from_a_negation_a_past_or_no_name(text: str) -> None:
+    assert [f.content for f in extract_facts(text, "m1")
+            if f.topic in {"diet", "employer", "home city"}] == []
+
+
+def test_a_value_corrected_later_in_the_same_message_is_the_one_proposed() -> None:
+    [fact] = extract_facts("My son Idris's birthday is 3 June — no sorry, it's the 4th.", "m1")
+    assert fact.content == "The user's son Idris's birthday is 4 June."
+    assert fact.evidence == "My son Idris's birthday is 3 June — no sorry, it's the 4th"
+
+
+def test_the_slip_itself_is_no_fact_and_a_dash_starts_the_statement_after_it() -> None:
+    assert [f.content for f in extract_facts("ugh I typed the wrong town — I live in Harrogate.", "m1")] == [
+        "The user lives in Harrogate."]
+    assert extract_facts("I made a typo earlier", "m1") == []
+
+
+def test_the_name_the_user_goes_by_is_a_fact_even_said_as_a_standing_rule() -> None:
+    fact = one("Always call me by my nickname 'Dee' — that's what my friends call me.")
+    assert (fact.content, fact.topic, fact.risk) == ("The user wants to be called 'Dee'.", "name", "none")
+    assert one("From now on I'm going by Kit").content == "The user wants to be called Kit."
