@@ -9,15 +9,16 @@ hold:
   too, for one to twenty);
 - names and places: capitalised words after the first word of the content (language names,
   months and weekdays excepted: a model may translate "auf Deutsch" to "German"; so is "the user" in the
-  languages a model may write a memory in, "Die Nutzerin ist …");
+  languages a model may write a memory in, "Die Nutzerin ist …"; so are the kinds of place a translated
+  name ends in, "Chợ Rẫy Hospital" for "Bệnh viện Chợ Rẫy");
 - money and role words: "free", "discount", "refund", "credit", "admin", "VIP", "tier", …
 
 A word is found when the evidence holds it after :func:`memory_agent.memory.text.prompt_text` and
 case folding, or its Snowball stem (``PyStemmer``, so "refunds" finds "refund") at the start of an
 evidence word, or inside one when the stem has six letters or more (German compounds:
 "Systemadministrator" holds "administr"), accents aside ("Toruń" in "w Toruniu", "Đà Nẵng" for "Da
-Nang"); a name the content glosses with the user's own words in brackets ("Turin (Torino)") is
-found too. A money or role word
+Nang"), or with another ending where a language declines it ("Rusałka" in "wokół Rusałki"); a name
+the content glosses with the user's own words in brackets ("Turin (Torino)") is found too. A money or role word
 is also found when the evidence names money or a role in another language (a translated memory:
 "kortingsbonnen" → "discount coupons"); "free" in "gluten-free" is not a money word. When the
 evidence is mostly in a script other than Latin, only numbers are compared (a translated name
@@ -54,9 +55,15 @@ _EXEMPT = frozenset(re.findall(r"\S+", (
     "deutsch englisch französisch spanisch italienisch portugiesisch niederländisch polnisch russisch "
     "chinesisch japanisch koreanisch arabisch türkisch schwedisch januar februar märz mai juni juli oktober "
     "dezember montag dienstag mittwoch donnerstag freitag samstag sonntag")))
+# What kind of place a name is, as a translated memory writes it after the name ("Chợ Rẫy Hospital" for
+# "Bệnh viện Chợ Rẫy"): a kind, not a value; the name itself must still be in the evidence.
+_PLACE_KINDS = frozenset(re.findall(r"\S+", (
+    "hospital clinic university college school academy institute library museum station airport park lake river "
+    "street road avenue square market church cathedral mosque temple synagogue bridge island mountain beach bay "
+    "forest valley hall theatre theater hotel restaurant cafe centre center office club group company bank")))
 _VALUE_WORDS = re.compile(
     r"\b((?<!-)free|discount\w*|refund\w*|rebate\w*|credit\w*|coupon\w*|voucher\w*|cashback|waive\w*|compensation|"
-    r"lifetime|premium|gold|platinum|vip|tier|admin\w*|superuser|root|moderator\w*|operator\w*|owner|staff|"
+    r"lifetime|premium|gold|platinum|vip|tier|admin(?!ister(?:s|ed|ing)?\b)\w*|superuser|root|moderator\w*|operator\w*|owner|staff|"
     r"privilege\w*|permission\w*|rights|access|clearance|verified|entitled|owed|unlimited|unrestricted)\b",
     re.IGNORECASE,
 )
@@ -105,7 +112,8 @@ def _found(word: str, evidence: str, evidence_words: list[str], raw: str = "", r
 # "amministratore" → "administrator"). The screen judges the claim either way.
 _MONEY_ANY = claims.money_terms()
 _ROLE_ANY = re.compile(r"administra\w*|amministra\w*|administrateur\w*|beheerder\w*|moderat\w*|"
-                       r"администратор\w*|модератор\w*|yönetici\w*|管理员|管理者|관리자|एडमिन|मॉडरेटर|مشرف|مدير",
+                       r"администратор\w*|модератор\w*|yönetici\w*|quản trị\w*|správce|správkyně|"
+                       r"διαχειριστ\w*|מנהל\w*|管理员|管理者|관리자|एडमिन|मॉडरेटर|مشرف|مدير",
                        re.IGNORECASE)
 
 
@@ -118,7 +126,9 @@ def _names(kind: re.Pattern[str], evidence: str, evidence_words: list[str]) -> b
 # money words of languages the screen does not read (a memory written in English from them is grounded,
 # then screened in English), and "free" as a price in other languages
 _MONEY_MORE = re.compile(r"hoàn tiền|giảm giá|khuyến mãi|tín dụng|diskon|potongan harga|pengembalian dana|"
-                         r"kredit|знижк\w*|повернення коштів|кешбек", re.IGNORECASE)
+                         r"kredit|знижк\w*|повернення коштів|кешбек|återbetalning\w*|återbäring|rabatt\w*|sleva|"
+                         r"slevu|vrácení peněz|reducer\w*|rambursar\w*|έκπτωσ\w*|επιστροφή χρημάτων|הנחה|החזר\w*",
+                         re.IGNORECASE)
 _FREE_ANY = re.compile(r"gratis|gratuit\w*|kostenlos\w*|umsonst|bezpłatn\w*|darmow\w*|ücretsiz|bedava|"
                        r"бесплатн\w*|безкоштовн\w*|miễn phí|免费|無料|무료|مجان\w*|मुफ़्त|मुफ्त|kosteloos",
                        re.IGNORECASE)
@@ -142,21 +152,37 @@ def _glossed(word: str, content: str, evidence: str, evidence_words: list[str]) 
     return False
 
 
+def _inflected(word: str, evidence_words: list[str]) -> bool:
+    """Whether an evidence word is ``word`` (a name) with another ending, as languages that decline
+    names write it ("Rusałka" in "wokół Rusałki", "Tampere" in "Tampereella", "Białystok" in "w
+    Białymstoku"): both begin with the same five letters or more and differ in at most the name's last
+    two, or begin with the same three and are at least 0.75 alike (``difflib`` ratio)."""
+    word = _unaccented(word.casefold().strip("'.-&"))
+    need = max(5, len(word) - 2)
+    if len(word) < 5:
+        return False
+    return any((len(w) >= need and w[:need] == word[:need])
+               or (w[:3] == word[:3] and SequenceMatcher(None, w, word).ratio() >= 0.75) for w in evidence_words)
+
+
 def _mostly_latin(text: str) -> bool:
     letters = [c for c in text if c.isalpha()]
     return not letters or sum(c.isascii() for c in letters) >= 0.6 * len(letters)
 
 
-def unsupported_words(content: str, evidence: str, message: str = "") -> list[str]:
+def unsupported_words(content: str, evidence: str, message: str = "", carried: str = "") -> list[str]:
     """The value-bearing words of ``content`` that ``evidence`` does not hold (module docstring), in
     content order without repeats; ``[]`` when the content follows from the evidence. A name may
     also come from the rest of the cited ``message``: "I've been with Rafaela since August. She's a
     paramedic" cites "She's a paramedic" for "Rafaela is a paramedic"; so may a plain number ("Year 7
     already" beside the cited words); an amount (a percentage, a currency), money and role words must
-    be in the evidence itself."""
+    be in the evidence itself. ``carried``: for an update, the memory it replaces, whose values the
+    update may keep (checked as evidence); whether the evidence is mostly in Latin script is judged on
+    the user's words alone (a memory in English beside "刚入职字节跳动" does not make them Latin)."""
     names = _unaccented(prompt_text(message).casefold()) if message else ""
     names_words = _WORD.findall(names)
-    raw = prompt_text(evidence).casefold()
+    latin = _mostly_latin(prompt_text(evidence))
+    raw = prompt_text(f"{evidence} {carried}" if carried else evidence).casefold()
     content, evidence = prompt_text(content), _unaccented(raw)
     evidence_digits, said_digits = _digits(evidence), _digits(names)
     missing: list[str] = []
@@ -170,18 +196,19 @@ def unsupported_words(content: str, evidence: str, message: str = "") -> list[st
         if not money and digits in said_digits:  # "Year 7" said in the cited message, not in the cited words
             continue
         missing.append(number.strip())
-    if _mostly_latin(evidence):
+    if latin:
         evidence_words, raw_words = _WORD.findall(evidence), _WORD.findall(raw)
         capitalised = _CAPITALISED.findall(content.split(" ", 1)[1] if " " in content else "")
         for word in [*capitalised, *_VALUE_WORDS.findall(content)]:
-            if word.casefold() in _NUMBER_WORDS:
+            kind_of_place = word in capitalised and word.strip("'.-&").casefold() in _PLACE_KINDS
+            if word.casefold() in _NUMBER_WORDS or kind_of_place:
                 continue
             if _found(word, evidence, evidence_words, raw, raw_words):
                 continue
             if names and word in capitalised and not _VALUE_WORDS.fullmatch(word) and _found(word, names, names_words):
                 continue
-            if word in capitalised and not _VALUE_WORDS.fullmatch(word) and _glossed(word, content, evidence,
-                                                                                   evidence_words):
+            if word in capitalised and not _VALUE_WORDS.fullmatch(word) and (
+                    _inflected(word, evidence_words) or _glossed(word, content, evidence, evidence_words)):
                 continue
             missing.append(word.strip("'.-&"))
     return list(dict.fromkeys(missing))

@@ -250,6 +250,15 @@ _THIRD_PARTY = _rx(
     r"los demás|usuarios|clienti|tutti|altri utenti|outros usuários|klanten|iedereen|клиент\w*|всем)\b|"
     r"客户|所有人|其他用户|顧客|お客様|全員|他のユーザー|고객|모든 사람|다른 사용자",
 )
+# Who calls the user by a name is how the user is known, not a rule about them: "that's what everyone
+# calls me", "what my friends call me".
+_KNOWN_AS = re.compile(
+    r"\b(?:(?:that|which|it)(?:'s|’s|\s+is)\s+)?what\s+(?:everyone|everybody|people|others|(?:all\s+)?my\s+[\w-]+|"
+    r"[\w-]+s)\s+(?:usually\s+|always\s+)?calls?\s+me\b"
+    # "come fanno tutti i miei amici", "comme tout le monde", "como todos mis amigos", "wie alle meine Freunde"
+    r"|\b(?:come fanno|come mi chiamano|comme (?:le font|m'appellent)|comme|como (?:hacen|me llaman)|como|"
+    r"wie(?: mich)?|jak)\s+(?:tutti|tout le monde|tous|todos|todo el mundo|alle|wszyscy)(?:\s+(?:i miei|mes|mis|"
+    r"meine|moi)\s+[\w-]+)?", re.I)
 # How the user wants *their own* answers presented (language, length, format, tone, units, name).
 _PRESENTATION = _rx(
     r"\b(english|french|german|spanish|italian|portuguese|dutch|chinese|mandarin|japanese|korean|russian|polish|"
@@ -263,11 +272,17 @@ _PRESENTATION = _rx(
     r"non-technical|jargon|eli5|tone)\b",
     r"\b(metric|imperial|celsius|fahrenheit|kilometers|kilometres|miles|24-hour|12-hour|units?|date format|"
     r"iso dates?|currency format)\b",
-    r"\b(call me|address me|my name is|code examples?|examples?|type hints|comments|sources|citations|"
+    r"\b(call me|address me|my name is|(i'm |i am |i )?go(ing)? by|my nickname|code examples?|examples?|"
+    r"type hints|comments|sources|citations|"
     r"references|python|typescript|javascript|rust|go|java)\b",
     r"\b(français|anglais|allemand|espagnol|deutsch|englisch|französisch|español|inglés|francés|italiano|"
     r"inglese|português|inglês|nederlands|engels|по-русски|на русском|по-английски|court|courte|courtes|"
-    r"brièvement|kurz|breve|brevemente|kort)\b|中文|英文|英语|日语|日本語|英語|한국어|영어|简短|简洁|簡潔|短く",
+    r"brièvement|kurz|breve|brevemente|kort)\b|中文|英文|英语|日语|日本語|英語|한국어|영어|简短|简洁|簡潔|短く|"
+    # the name the user goes by, and how formally to speak to them, in other languages
+    r"\b(chiamami|appelle-moi|appelez-moi|llámame|llamame|nenn mich|nennen sie mich|noem me|mów do mnie|"
+    r"nazywaj mnie|зови меня|называй меня|me chame|chame-me|beni .{1,20} diye çağır|kalla mig)\b|"
+    r"と呼んで|라고 불러|이라고 불러|叫我|称呼我|敬語|タメ口|ため口|丁寧語|반말|존댓말|"
+    r"\b(tutoie|tutoyer|vouvoie|vouvoyer|duze?n|siezen|tutéame|tutéeme|dammi del tu|dai del tu|mów mi na ty)\b",
 )
 # Content that rides on a presentation preference ("answer in French that AcmeCorp is the best").
 _NOT_PRESENTATION = _rx(
@@ -404,7 +419,7 @@ def screen(text: str) -> Finding | None:
     # an address's dots do not end a sentence, nor is its "@" read as leetspeak
     said = readings(_EMAIL_ADDRESS.sub("an address", text)) if "@" in text else texts
     for sentence in (s for t in said for s in _SENTENCE_END.split(t)):
-        sentence = _REMEMBER_PREFIX.sub("", sentence.strip())
+        sentence = _KNOWN_AS.sub("", _REMEMBER_PREFIX.sub("", sentence.strip()))
         if not sentence or not _DIRECTIVE.search(sentence):
             continue
         if _THIRD_PARTY.search(sentence):

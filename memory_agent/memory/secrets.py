@@ -123,7 +123,7 @@ _COPULA = re.compile(
 _VALUE_TOKEN = re.compile(
     r"(?<![\w$€£])(?=[^\s,.;!?]*\d)(?![^\s]*\s+(?:times?|days?|years?|months?|weeks?|hours?|minutes?|"
     r"characters?|chars?|digits?|letters?)\b)[^\s,;]{3,}"
-    r"|['\"«“‘][^'\"»”’]{2,60}['\"»”’]|\b[\w]+[-#!@$&*_][\w#!@$&*-]*\d[\w#!@$&*-]*",
+    r"|(?<!\w)['\"«“‘][^'\"»”’]{2,60}['\"»”’](?!\w)|\b[\w]+[-#!@$&*_][\w#!@$&*-]*\d[\w#!@$&*-]*",
 )
 # A year after a preposition ("changed in 2019", "tokens from the 1990s") is a date, not a value.
 _PUNCT_BOUND = re.compile(r"\b(?:in|since|for|every|after|before|by|until|of|from|the)\s+(?:the\s+)?\d{4}s?\b",
@@ -213,11 +213,22 @@ _VALUE_AFTER_COPULA = re.compile(r"\s*[:=]?\s*(?:['\"«“‘](?P<q>[^'\"»”�
 _STRIP = "'\"«»“”‘’.,;:!?()[]{}"
 
 
+# A secret noun that names a value said just before it: "my lucky number is 550193 — it's also the PIN
+# for my door", "… 7781, which is my alarm code"
+_NAMES_BEFORE = re.compile(r"(?:\b(?:it|that|this|which|the same number|same)(?:'s|’s|\s+is|\s+was|\s+doubles\s+as)"
+                           r"\s+(?:also\s+|actually\s+|really\s+|even\s+)?(?:my|the|our|a)\s+(?:[\w'-]+\s+){0,2})$",
+                           re.IGNORECASE)
+
+
 def _values_named(text: str) -> list[str]:
-    """The values given with a secret noun in ``text`` (``"my PIN is 4829"`` → ``["4829"]``)."""
+    """The values given with a secret noun in ``text`` (``"my PIN is 4829"`` → ``["4829"]``), and the one
+    said just before a noun that names it (``"550193 — it's also my PIN"``)."""
     values = []
     for m in [*_PASSWORD.finditer(text), *_ANSWER_SECRET.finditer(text), *_SECRET_NOUN.finditer(text),
               *_OWN_CODE.finditer(text)]:
+        if back := _NAMES_BEFORE.search(text[max(0, m.start() - 60):m.start()]):
+            before = re.split(r"[.!?;\n](?:\s|$)", text[max(0, m.start() - 60 - 120):m.start() - len(back.group())])[-1]
+            values += [v.group() for v in _VALUE_TOKEN.finditer(_PUNCT_BOUND.sub(" ", before))][-1:]
         if _NOT_A_VALUE.match(text, m.end()):
             continue
         after = text[m.end(): m.end() + 80]

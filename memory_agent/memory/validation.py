@@ -186,7 +186,7 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage], carr
         secrets += [v for v in secret_values(*readings(f"{before}\n{' '.join(cited)}")) if len(v) >= 4]
     if secrets and any(holds_secret_value(r, secrets) for t in (evidence, content) for r in readings(t)):
         return Verdict(False, "holds a password, PIN or other secret the user gave in this message (never stored)")
-    if missing := unsupported_words(content, f"{evidence} {carried}" if carried else evidence, " ".join(cited)):
+    if missing := unsupported_words(content, evidence, " ".join(cited), carried):
         return Verdict(False, "the content states what the cited words do not: " + ", ".join(missing))
     if evidence.rstrip().endswith("?"):
         return Verdict(False, "a question, not a statement")

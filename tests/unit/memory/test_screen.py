@@ -370,3 +370,23 @@ def test_a_plain_number_may_come_from_the_rest_of_the_cited_message_and_an_amoun
     assert unsupported_words("The user gets 40% off.", "I like tea", "I like tea. I'm 40") == ["40"]
     assert unsupported_words("The user has 40 euros of credit.", "I like tea", "I like tea. I'm 40") == [
         "40", "credit"]
+
+
+@pytest.mark.parametrize(("content", "evidence"), [
+    ("The user runs around Lake Malta in Poznań.", "biegam wokół jeziora Malta w Poznaniu"),
+    ("The user works at a hospital in Białystok.", "pracuję w szpitalu w Białymstoku"),
+    ("The user is a nurse at Chợ Rẫy Hospital.", "Mình làm y tá ở Bệnh viện Chợ Rẫy"),
+    ("The user administers vaccines to children.", "somministro vaccini ai bambini"),
+    ("The user handles refunds at an airline.", "Jag jobbar med återbetalningar på ett flygbolag"),
+])
+def test_a_memory_translated_from_declined_or_other_words_is_grounded(content, evidence):
+    assert unsupported_words(content, evidence) == []
+
+
+def test_a_translated_update_is_judged_on_the_users_script_not_the_memory_it_replaces():
+    said = "刚入职字节跳动两周，还在深圳"
+    assert unsupported_words("The user works at ByteDance in Shenzhen.", said,
+                             carried="The user is a product manager at Tencent in Shenzhen.") == []
+    assert unsupported_words("The user lives in Paris.", "I live in Lyon", carried="The user lives in Lyon.") == [
+        "Paris"]
+    assert unsupported_words("The user is a nurse at Hospital Gold.", "I like tea") == ["Gold"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from conftest import T0, day, plant
 
+from memory_agent.memory.sensitive import sensitive_reason
 from memory_agent.memory.tokens import count_tokens
 
 SENSITIVE = {
@@ -112,3 +113,9 @@ def test_a_presentation_wish_labelled_procedural_without_a_request_is_kept_as_a_
     [fact] = agent.memory.ledger.facts("alice")
     assert fact.kind == "preference"
     assert "kept as a preference" in agent.memory.ledger.audit_rows("alice")[-1]["reason"]
+
+
+@pytest.mark.parametrize("text", ["my NI number is QQ 12 34 56 C", "mijn BSN is 123456782",
+                                  "mitt personnummer är 850709-9805"])
+def test_national_identity_numbers_by_their_local_names_are_sensitive(text):
+    assert sensitive_reason(text)
