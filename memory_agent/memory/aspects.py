@@ -75,7 +75,8 @@ _WORK_FACT = (r"\b(?:works?|working|worked|job|employ\w*|employer|hired|joined|p
               r"teach(?:es|ing)?|freelanc\w*|self-employed|team|sprints?|direct reports|"
               r"engineer|developer|dev|analyst|designer|consultant|architect|manager|director|nurse|doctor|"
               r"teacher|lawyer|accountant|pharmacist|translator|illustrator|writer|scientist|researcher|founder|"
-              r"intern|trabaja|travaille|arbeitet)\b|^(?:job|role|employer|work|occupation|profession|company|"
+              r"intern|trabaja|travaille|arbeitet|(?:parental|maternity|paternity|sick|study) leave)\b|"
+              r"^(?:job|role|employer|work|occupation|profession|company|"
               r"team)\s*:")
 _NAME_FACT = r"\b(?:name is|named|called|goes by|surname|first name)\b|^name\s*:"
 _TECH_FACT = (r"\b(?:uses?|using|written in|codes? in|writes? (?:\w+ )?(?:code|everything|all) in|switched to|"
@@ -98,7 +99,12 @@ ASPECTS: tuple[Aspect, ...] = (
             rf"\b(?:round|around) (?:mine|my place)\b|\bcerca de (?:casa|mí|donde (?:vivo|estoy))\b|"
             rf"\bprès de chez moi\b|\bin meiner nähe\b|\bvicino a (?:casa|me|dove (?:sto|abito|vivo))\b|"
             rf"\bperto de (?:casa|mim|onde (?:moro|estou))\b|\bbij mij in de buurt\b|\bw pobliżu\b|"
-            rf"家の近く|近所|家附近|我家附近|집 근처"),
+            rf"家の近く|近所|家附近|我家附近|집 근처|"
+            # "nearby" as other languages say it, bare as the English "nearby" above
+            rf"\b(?:pas (?:trop )?loin|près d'ici|à proximité|dans le coin|in der nähe|nicht weit|in der gegend|"
+            rf"por aquí|no (?:muy )?lejos|cerca de aquí|qui vicino|nelle vicinanze|non lontano|aqui perto|"
+            rf"nas redondezas|in de buurt|dichtbij|niedaleko|w okolicy|yakınımda|yakınlarda|civarda|рядом|"
+            rf"поблизости|недалеко|i närheten)\b|附近|周边|近く|周辺|근처|주변"),
         _rx(_HOME_FACT),
     ),
     Aspect(
@@ -108,15 +114,21 @@ ASPECTS: tuple[Aspect, ...] = (
             rf"direct reports?|reports|gig|week|weekly calendar|calendar|schedule|routine|hours|shifts?|"
             rf"day off|days off)\b|\bat work\b|\bfor work\b|\bwhere {_MINE} work\b|\b(?:bio|headline|"
             rf"linkedin|cv|résumé|resume|cover letter|signature|invoice|elevator pitch|marketing|sprints?|"
-            rf"stand-?ups?|retros?|1:1s?|one-on-ones?|deductions?|taxes)\b|\breport to me\b|\bmi trabajo\b|"
-            rf"\bmon (?:travail|boulot)\b"),
+            rf"stand-?ups?|retros?|1:1s?|one-on-ones?|deductions?|taxes|status (?:updates?|reports?)|"
+            rf"weekly (?:updates?|reports?))\b|\breport to me\b|"
+            # one's work, week or team in other languages, and what a job's papers name
+            rf"\b(?:mijn|mein\w*|mon|ma|mi|il mio|la mia|o meu|a minha|moja|mój|мо[йяе]) (?:werk|baan|functie|week|"
+            rf"planning|arbeit|job|stelle|woche|travail|boulot|poste|équipe|semaine|trabajo|puesto|equipo|semana|"
+            rf"lavoro|squadra|settimana|trabalho|emprego|equipa|praca|zespół|tydzień|работа|команда|неделя)\b|"
+            rf"签名|署名|서명|职位|职务|직무|직위|役職|我的工作|私の仕事|내 (?:업무|직장)"),
         _rx(_WORK_FACT),
     ),
     Aspect(
         # who the user is, for a request about them with nothing more specific: where they live and work
         "self",
         _rx(r"\b(?:for|about|of) me\b|\b(?:intro|introduction|bio|profile) (?:about|of|for) me\b|"
-            r"\bwho (?:am i|i am)\b|\bsabes de mí\b|\bsais de moi\b|\bweißt du über mich\b"),
+            r"\bwho (?:am i|i am)\b|\bsabes de mí\b|\bsais de moi\b|\bweißt du über mich\b|"
+            r"\b(?:someone|somebody|people|a person) like me\b"),
         _rx(rf"{_HOME_FACT}|{_WORK_FACT}|{_NAME_FACT}"),
     ),
     Aspect(
@@ -143,8 +155,9 @@ ASPECTS: tuple[Aspect, ...] = (
     Aspect(
         "leisure",
         _rx(rf"\b{_MINE} (?:weekend|day off|days off|free time|spare time|holiday|vacation|evenings?|summer|"
-            rf"hobb(?:y|ies))\b|\bsomething (?:fun )?to do\b|\bthis (?:weekend|summer)\b|\bnight out\b|"
-            rf"\bweekend (?:trip|plans?)\b"),
+            rf"hobb(?:y|ies))\b|\bsomething (?:fun )?to do\b|"
+            rf"\bthis (?:weekend|summer)\b|\bnight out\b|\bweekend (?:trip|plans?)\b|"
+            rf"\bsummer (?:project|holidays?|break)\b|\b(?:sommerferien|vacances d'été|vacaciones de verano)\b"),
         _rx(r"\b(?:loves?|enjoys?|likes?|into|hobb(?:y|ies)|favou?rite|fan of|supports?|season ticket|plays?|"
             r"climb\w*|hik\w*|runs?|running|runner|cycl\w*|swim\w*|paint\w*|garden\w*|surf\w*|ski\w*|bouldering|"
             r"yoga|training for)\b|^(?:hobby|hobbies|leisure|sport)\s*:"),

@@ -113,3 +113,12 @@ def test_near_home_and_family_are_asked_in_other_languages_too():
     assert names("Cosa posso fare stasera vicino a dove sto?") == ["home"]
     assert "family" in names("Pode me ajudar a escrever um bilhete para a professora do meu filho?")
     assert "home" in names("Suggest a dinner spot for Friday night.")
+
+
+def test_nearby_and_ones_own_work_are_asked_for_in_other_languages_too():
+    assert names("Une idée de balade pas trop loin ce soir ?") == ["home"]
+    assert names("周末附近有什么好玩的？") == ["home"]
+    assert "work" in names("Kannst du meine Woche planen?")
+    assert "work" in names("Write a template for my weekly status update.")
+    assert "self" in names("Which running app suits someone like me?")
+    assert names("Cerca un libro di cucina") == []  # Italian "cerca" is "look for", not "near"
