@@ -132,7 +132,7 @@ _ID = _rx(
     r"\b\d{3}-\d{2}-\d{4}\b",
     r"\b(ssn|social security|passport|licen[cs]e number|driver'?s licen[cs]e|national (id|insurance)|id card|"
     r"identity card|tax id|tax number|pesel|aadhaar|cpf|codice fiscale|tc kimlik|personalausweis|steuer-?id|"
-    r"sécurité sociale|numéro fiscal|ni number|nino|bsn|burgerservicenummer|sofinummer|personnummer|"
+    r"sécurité sociale|numéro fiscal|ni number|bsn|burgerservicenummer|sofinummer|personnummer|"
     r"паспорт\w*|снилс)\b.{0,30}\d",
     r"(身份证|マイナンバー|आधार|رقم الهوية|주민등록번호).{0,30}\d",
 )
