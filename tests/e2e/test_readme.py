@@ -146,6 +146,14 @@ RUN_ELSEWHERE = {
     "'replay:evals/recordings/sixth_changes.jsonl?answers=offline'": REPLAY_TEST,
     ".venv/bin/memory-agent eval redteam tests/data/redteam/sixth.jsonl --model "
     "'replay:evals/recordings/redteam_sixth.jsonl?answers=offline'": REPLAY_TEST,
+    ".venv/bin/memory-agent eval record run evals/scenarios/seventh_changes.jsonl --fixtures "
+    "evals/recordings/seventh_changes.jsonl --queue /tmp/bridge": REPLAY_TEST,
+    ".venv/bin/memory-agent eval record redteam tests/data/redteam/seventh.jsonl --fixtures "
+    "evals/recordings/redteam_seventh.jsonl --queue /tmp/bridge": REPLAY_TEST,
+    ".venv/bin/memory-agent eval scenarios evals/scenarios/seventh_changes.jsonl --model "
+    "'replay:evals/recordings/seventh_changes.jsonl?answers=offline'": REPLAY_TEST,
+    ".venv/bin/memory-agent eval redteam tests/data/redteam/seventh.jsonl --model "
+    "'replay:evals/recordings/redteam_seventh.jsonl?answers=offline'": REPLAY_TEST,
 }
 
 
