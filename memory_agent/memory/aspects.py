@@ -104,7 +104,7 @@ ASPECTS: tuple[Aspect, ...] = (
             rf"\b(?:pas (?:trop )?loin|près d'ici|à proximité|dans le coin|in der nähe|nicht weit|in der gegend|"
             rf"por aquí|no (?:muy )?lejos|cerca de aquí|qui vicino|nelle vicinanze|non lontano|aqui perto|"
             rf"nas redondezas|in de buurt|dichtbij|niedaleko|w okolicy|yakınımda|yakınlarda|civarda|рядом|"
-            rf"поблизости|недалеко|i närheten)\b|附近|周边|近く|周辺|근처|주변"),
+            rf"поблизости|недалеко|i närheten)\b|附近|周边|この近く|近くの|近くに|周辺|근처|주변"),
         _rx(_HOME_FACT),
     ),
     Aspect(
@@ -118,8 +118,8 @@ ASPECTS: tuple[Aspect, ...] = (
             rf"weekly (?:updates?|reports?))\b|\breport to me\b|"
             # one's work, week or team in other languages, and what a job's papers name
             rf"\b(?:mijn|mein\w*|mon|ma|mi|il mio|la mia|o meu|a minha|moja|mój|мо[йяе]) (?:werk|baan|functie|week|"
-            rf"planning|arbeit|job|stelle|woche|travail|boulot|poste|équipe|semaine|trabajo|puesto|equipo|semana|"
-            rf"lavoro|squadra|settimana|trabalho|emprego|equipa|praca|zespół|tydzień|работа|команда|неделя)\b|"
+            rf"arbeit|job|stelle|woche|travail|boulot|poste|semaine|trabajo|puesto|semana|lavoro|settimana|trabalho|"
+            rf"emprego|praca|tydzień|работа|неделя)\b|"
             rf"签名|署名|서명|职位|职务|직무|직위|役職|我的工作|私の仕事|내 (?:업무|직장)"),
         _rx(_WORK_FACT),
     ),

@@ -78,16 +78,11 @@ _CLAIM = _rx(
     r"forever|permanent\w*|lifetime|for life|standing|automatic\w*|until \d{4}|next \w+ (months?|years?)|"
     r"on the house|no questions asked)\b",
     r"\b(anspruch|vereinbart|zugesagt|versprochen|genehmigt|bekomme|erhalte|habe|lebenslang\w*|dauerhaft|"
-    r"für immer|immer|künftig|alle|droit|accordé\w*|promis\w*|convenu|toujours|à vie|"
-    # "tous les matins", "todos los días", "tutti i giorni": how often, not a scope (as "all day" above)
-    r"(?:toutes|tous)(?!\s+les\s+(?:jours|matins|soirs|nuits|semaines|mois|ans|week-ends?|lundis|mardis|mercredis|"
-    r"jeudis|vendredis|samedis|dimanches)\b)|j'ai|"
+    r"für immer|immer|künftig|alle|droit|accordé\w*|promis\w*|convenu|toujours|à vie|toutes|tous|j'ai|"
     r"tengo|tiene|derecho|completo|diritto|totale|krijgt|krijg|alle|"
-    r"tengo|me (lo |la )?(confirmó|prometi\w+|dieron|concedieron|dio)|siempre|de por vida|"
-    r"(?:todo|todas)(?!\s+(?:los|las)\s+(?:días|mañanas|tardes|noches|semanas|meses|años|lunes|martes|miércoles|"
-    r"jueves|viernes|sábados|domingos|fines)\b)|"
+    r"tengo|me (lo |la )?(confirmó|prometi\w+|dieron|concedieron|dio)|siempre|de por vida|todo|todas|"
     r"tenho|fiquei|prometeram|vitalíci\w+|para sempre|sempre|promesso|promessa|ho diritto|a vita|per sempre|"
-    r"tutti(?!\s+i\s+(?:giorni|mesi|lunedì|sabati|weekend)\b)|tutto|mam|dożywotni\w*|na zawsze|zawsze|"
+    r"tutti|tutto|mam|dożywotni\w*|na zawsze|zawsze|"
     r"ustalon\w*|obiecan\w*|wszystk\w+|у меня|навсегда|"
     r"пожизненн\w*|всегда|обещал\w*|вс[её]|ömür boyu|her zaman|süresiz|bana|tanımla\w*|tüm)\b",
     r"以后|所有|永久|终身|一直|同意|享受|已经|今後|ずっと|永久|全品|すべて|なりました|دائم\w*|مدى الحياة|منحني|كل|"
@@ -154,8 +149,7 @@ _ROLE = _rx(
     # rights, privileges, access or clearance
     r"\b(admin(istrator|istrative)?|root|superuser|sudo|full|elevated|special|unrestricted|unlimited|privileged|"
     r"internal|owner|highest|master|god|staff|employee|moderator|moderation|operator|extra|total|complete|"
-    r"level[- ]?\d+|[a-z]+-level|same)\s+((moderation|moderator|admin\w*|editing|edit|write|owner|staff|root|api|"
-    r"backend|database|account|system|platform)\s+)?(access|rights|privileges?|permissions?|clearance|"
+    r"level[- ]?\d+|[a-z]+-level|same)\s+(moderation\s+)?(access|rights|privileges?|permissions?|clearance|"
     r"access level|powers?|trust)\b",
     r"\b(access|rights|privileges|permissions?|clearance)\s+(to|on|over|for)\s+(the\s+)?(hidden|beta|unreleased|admin|"
     r"staff|restricted|secret|experimental|developer|debug)\b(?![^.!?;]*\b(at|for|in) (work|my (job|company|office|"
@@ -169,8 +163,7 @@ _ROLE = _rx(
     rf"\b({_ROLE_NOUN})s?\s+(here|on|of|for|at|in|with|to)\s+{_THIS}\b|\b({_ROLE_NOUN})\s+here\b",
     rf"\b(i am|i'm|user is|i was made|i've been made|user was made)\s+(an?\s+|the\s+|one of the\s+)?"
     rf"(verified\s+|trusted\s+|official\s+|internal\s+|"
-    rf"beta\s+|senior\s+|head\s+)?((platform|site|forum|community|chat|workspace|server|channel)\s+)?"
-    rf"({_POWER_NOUN})s?\s*([.!,;]|$|\b(with|and|who|so|now)\b)",
+    rf"beta\s+|senior\s+|head\s+)?({_POWER_NOUN})s?\s*([.!,;]|$|\b(with|and|who|so|now)\b)",
     r"\b(work|working|am|i'm)\s+(for|at|with|in|on)\s+your\s+(company|team|staff|support|organi[sz]ation|"
     r"engineering|billing|security|trust)",
     # a tier or an assignment

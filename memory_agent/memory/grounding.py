@@ -17,7 +17,7 @@ A word is found when the evidence holds it after :func:`memory_agent.memory.text
 case folding, or its Snowball stem (``PyStemmer``, so "refunds" finds "refund") at the start of an
 evidence word, or inside one when the stem has six letters or more (German compounds:
 "Systemadministrator" holds "administr"), accents aside ("Toruń" in "w Toruniu", "Đà Nẵng" for "Da
-Nang"), or with another ending where a language declines it ("Rusałka" in "wokół Rusałki"); a name
+Nang"), or with a case ending where a language declines it ("Rusałka" in "wokół Rusałki"); a name
 the content glosses with the user's own words in brackets ("Turin (Torino)") is found too. A money or role word
 is also found when the evidence names money or a role in another language (a translated memory:
 "kortingsbonnen" → "discount coupons"); "free" in "gluten-free" is not a money word. When the
@@ -56,7 +56,8 @@ _EXEMPT = frozenset(re.findall(r"\S+", (
     "chinesisch japanisch koreanisch arabisch türkisch schwedisch januar februar märz mai juni juli oktober "
     "dezember montag dienstag mittwoch donnerstag freitag samstag sonntag")))
 # What kind of place a name is, as a translated memory writes it after the name ("Chợ Rẫy Hospital" for
-# "Bệnh viện Chợ Rẫy"): a kind, not a value; the name itself must still be in the evidence.
+# "Bệnh viện Chợ Rẫy"): a kind, not a value, when the user named no kind of place in English ("Union
+# Square" for "Union Station" is another place); the name itself must still be in the evidence.
 _PLACE_KINDS = frozenset(re.findall(r"\S+", (
     "hospital clinic university college school academy institute library museum station airport park lake river "
     "street road avenue square market church cathedral mosque temple synagogue bridge island mountain beach bay "
@@ -152,17 +153,15 @@ def _glossed(word: str, content: str, evidence: str, evidence_words: list[str]) 
     return False
 
 
-def _inflected(word: str, evidence_words: list[str]) -> bool:
-    """Whether an evidence word is ``word`` (a name) with another ending, as languages that decline
-    names write it ("Rusałka" in "wokół Rusałki", "Tampere" in "Tampereella", "Białystok" in "w
-    Białymstoku"): both begin with the same five letters or more and differ in at most the name's last
-    two, or begin with the same three and are at least 0.75 alike (``difflib`` ratio)."""
+def _inflected(word: str, names_said: set[str]) -> bool:
+    """Whether a capitalised word of the evidence (``names_said``, folded) is ``word`` (a name of five
+    letters or more) with a case ending, as languages that decline names write it ("Rusałka" in "wokół
+    Rusałki", "Poznań" in "w Poznaniu"): the name without its last letter starts that word, which adds
+    at most four letters. Not a different name that begins alike ("Austria" for "Australia", "Stripe"
+    for "stripped", "Georgia" for "George")."""
     word = _unaccented(word.casefold().strip("'.-&"))
-    need = max(5, len(word) - 2)
-    if len(word) < 5:
-        return False
-    return any((len(w) >= need and w[:need] == word[:need])
-               or (w[:3] == word[:3] and SequenceMatcher(None, w, word).ratio() >= 0.75) for w in evidence_words)
+    stem = word[:-1]
+    return len(word) >= 5 and any(w.startswith(stem) and len(w) - len(stem) <= 4 for w in names_said)
 
 
 def _mostly_latin(text: str) -> bool:
@@ -181,7 +180,8 @@ def unsupported_words(content: str, evidence: str, message: str = "", carried: s
     the user's words alone (a memory in English beside "刚入职字节跳动" does not make them Latin)."""
     names = _unaccented(prompt_text(message).casefold()) if message else ""
     names_words = _WORD.findall(names)
-    latin = _mostly_latin(prompt_text(evidence))
+    latin = _mostly_latin(_unaccented(prompt_text(evidence)))
+    names_said = {_unaccented(w.casefold()) for w in _CAPITALISED.findall(prompt_text(evidence))}
     raw = prompt_text(f"{evidence} {carried}" if carried else evidence).casefold()
     content, evidence = prompt_text(content), _unaccented(raw)
     evidence_digits, said_digits = _digits(evidence), _digits(names)
@@ -200,7 +200,8 @@ def unsupported_words(content: str, evidence: str, message: str = "", carried: s
         evidence_words, raw_words = _WORD.findall(evidence), _WORD.findall(raw)
         capitalised = _CAPITALISED.findall(content.split(" ", 1)[1] if " " in content else "")
         for word in [*capitalised, *_VALUE_WORDS.findall(content)]:
-            kind_of_place = word in capitalised and word.strip("'.-&").casefold() in _PLACE_KINDS
+            kind_of_place = (word in capitalised and word.strip("'.-&").casefold() in _PLACE_KINDS
+                             and not any(w in _PLACE_KINDS for w in evidence_words))
             if word.casefold() in _NUMBER_WORDS or kind_of_place:
                 continue
             if _found(word, evidence, evidence_words, raw, raw_words):
@@ -208,7 +209,7 @@ def unsupported_words(content: str, evidence: str, message: str = "", carried: s
             if names and word in capitalised and not _VALUE_WORDS.fullmatch(word) and _found(word, names, names_words):
                 continue
             if word in capitalised and not _VALUE_WORDS.fullmatch(word) and (
-                    _inflected(word, evidence_words) or _glossed(word, content, evidence, evidence_words)):
+                    _inflected(word, names_said) or _glossed(word, content, evidence, evidence_words)):
                 continue
             missing.append(word.strip("'.-&"))
     return list(dict.fromkeys(missing))

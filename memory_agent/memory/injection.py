@@ -256,9 +256,14 @@ _KNOWN_AS = re.compile(
     r"\b(?:(?:that|which|it)(?:'s|’s|\s+is)\s+)?what\s+(?:everyone|everybody|people|others|(?:all\s+)?my\s+[\w-]+|"
     r"[\w-]+s)\s+(?:usually\s+|always\s+)?calls?\s+me\b"
     # "come fanno tutti i miei amici", "comme tout le monde", "como todos mis amigos", "wie alle meine Freunde"
-    r"|\b(?:come fanno|come mi chiamano|comme (?:le font|m'appellent)|comme|como (?:hacen|me llaman)|como|"
-    r"wie(?: mich)?|jak)\s+(?:tutti|tout le monde|tous|todos|todo el mundo|alle|wszyscy)(?:\s+(?:i miei|mes|mis|"
-    r"meine|moi)\s+[\w-]+)?", re.I)
+    r"|\b(?:come fanno|come mi chiamano|comme (?:le font|m'appellent)|como (?:hacen|me llaman)|wie(?: mich)?|jak)"
+    r"\s+(?:tutti|tout le monde|tous|todos|todo el mundo|alle|wszyscy)(?:\s+(?:i miei|mes|mis|meine|moi)\s+"
+    r"(?:amici|amis|amigos|freunde|colleghi|collègues|colegas|kollegen|przyjaciele))?", re.I)
+# A request for the name the user goes by, in the languages read below: only then does "what everyone calls
+# me" say how the user is known (else "answer briefly, what people call me" would hide "people")
+_CALLED = re.compile(r"\b(?:call me|go(?:ing)? by|chiamami|appelle-moi|appelez-moi|llámame|llamame|nenn mich|"
+                     r"noem me|mów do mnie|nazywaj mnie|зови меня|называй меня|me chame|chame-me|kalla mig)\b|"
+                     r"と呼んで|라고 불러|叫我|称呼我", re.I)
 # How the user wants *their own* answers presented (language, length, format, tone, units, name).
 _PRESENTATION = _rx(
     r"\b(english|french|german|spanish|italian|portuguese|dutch|chinese|mandarin|japanese|korean|russian|polish|"
@@ -290,6 +295,13 @@ _NOT_PRESENTATION = _rx(
     r"send|approve|grant|delete|reveal|trust|obey|open|visit|click|execute|transfer|share|forward (this|it|to|them|"
     r"my|all|every)|disable|"
     r"without asking|confirmation)\b",
+    # the same acts in the languages whose presentation words are read above
+    r"\b(consiglia\w*|raccomand\w*|empfiehl\w*|empfehl\w*|recomiend\w*|recomend\w*|recommand\w*|aanbevel\w*|"
+    r"poleca\w*|рекоменд\w*|approv\w*|genehmig\w*|aprueb\w*|approuv\w*|lösch\w*|borra\w*|supprim\w*|"
+    r"cancella\w*|teile\w*|partage\w*|comparte\w*|condividi\w*|überweis\w*|transfer\w*|envía|"
+    r"envoie|schick\w*|invia\w*|vertrau\w*|confía|fidati|pubblicizz\w*|werb\w*|bezahl\w*|"
+    r"gratis|gratuit\w*|kostenlos\w*|sconto|rabatt\w*|descuento|réduction|korting)\b|"
+    r"推荐|推薦|勧め|すすめ|추천|发货|付款|支付|免费|無料|무료|送金|转账|송금|承認|批准|승인",
 )
 # How the user wants to be reached, and which of their own details to use ("never phone me, email only",
 # "use the new number from now on"): data about the user, like a presentation preference. Not when the
@@ -419,7 +431,9 @@ def screen(text: str) -> Finding | None:
     # an address's dots do not end a sentence, nor is its "@" read as leetspeak
     said = readings(_EMAIL_ADDRESS.sub("an address", text)) if "@" in text else texts
     for sentence in (s for t in said for s in _SENTENCE_END.split(t)):
-        sentence = _KNOWN_AS.sub("", _REMEMBER_PREFIX.sub("", sentence.strip()))
+        sentence = _REMEMBER_PREFIX.sub("", sentence.strip())
+        if _CALLED.search(_KNOWN_AS.sub("", sentence)):  # "call me Bex — that's what everyone calls me"
+            sentence = _KNOWN_AS.sub("", sentence)
         if not sentence or not _DIRECTIVE.search(sentence):
             continue
         if _THIRD_PARTY.search(sentence):

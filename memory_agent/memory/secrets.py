@@ -227,7 +227,8 @@ def _values_named(text: str) -> list[str]:
     for m in [*_PASSWORD.finditer(text), *_ANSWER_SECRET.finditer(text), *_SECRET_NOUN.finditer(text),
               *_OWN_CODE.finditer(text)]:
         if back := _NAMES_BEFORE.search(text[max(0, m.start() - 60):m.start()]):
-            before = re.split(r"[.!?;\n](?:\s|$)", text[max(0, m.start() - 60 - 120):m.start() - len(back.group())])[-1]
+            said = text[max(0, m.start() - 60 - 120):m.start() - len(back.group())].rstrip(" .!?;—–-,\n")
+            before = re.split(r"[.!?;\n](?:\s|$)", said)[-1]
             values += [v.group() for v in _VALUE_TOKEN.finditer(_PUNCT_BOUND.sub(" ", before))][-1:]
         if _NOT_A_VALUE.match(text, m.end()):
             continue

@@ -132,8 +132,9 @@ _ID = _rx(
     r"\b\d{3}-\d{2}-\d{4}\b",
     r"\b(ssn|social security|passport|licen[cs]e number|driver'?s licen[cs]e|national (id|insurance)|id card|"
     r"identity card|tax id|tax number|pesel|aadhaar|cpf|codice fiscale|tc kimlik|personalausweis|steuer-?id|"
-    r"sécurité sociale|numéro fiscal|ni number|bsn|burgerservicenummer|sofinummer|personnummer|"
+    r"sécurité sociale|numéro fiscal|ni number|burgerservicenummer|sofinummer|personnummer|"
     r"паспорт\w*|снилс)\b.{0,30}\d",
+    r"\b(mijn|my|het|uw|je)\s+bsn\b\s*(is|:|=|nummer)?\s*\d",
     r"(身份证|マイナンバー|आधार|رقم الهوية|주민등록번호).{0,30}\d",
 )
 # Nine digits or more with nothing to say what they are: an identity number may be one. A number the text

@@ -102,7 +102,7 @@ _CLAUSE_SPLIT = re.compile(
     r"(?:(?:on|at|over|in|most|every)\s+(?:the\s+)?\w+\s+)?(?:I|we|my|our)\b|"
     r"(?:joined|started|moved|switched|left|quit|bought|adopted)\b|(?:phone|mobile|cell|tel)\b[^,;]*\d|e-?mail\b\s*(?:address\s*)?(?:is\s+|:\s*)?[\w.+-]+@)"
     r"|\s+(?:and|but|so)\s+(?:\w+ly\s+)?(?=(?:I|we|my|our)\b)"
-    r"|\s+[—–]\s+(?=(?:I|we|my|our)\b)", re.I  # a dash between two statements: "… lol — I live in Boston"
+    r"|\s+[—–]\s+(?=(?:I|we)\b)", re.I  # a dash between two statements: "… lol — I live in Boston"
 )
 # "…until the end of January, so I'm working from …": a consequence lasts as long as its cause
 _CONSEQUENCE = re.compile(r"\bso\b|\bwhich means\b|\bmeaning\b", re.I)
@@ -215,23 +215,35 @@ def _extract_part(text: str, sentence: str, question: bool, message_id: str, tod
             ), hit.every))
 
 
+# right after a statement, the sign of a mistake and the corrected value alone: "— actually no, sorry, it's
+# the 15th", ", sorry, 10:45", "… no wait, Thursday"; not "Oops, wrong chat, my office is …" (another thing)
+_FIX_RIGHT_AFTER = re.compile(
+    r"\s*[—–,;:.!-]*\s*"
+    r"(?P<sign>(?:(?:actually|no|sorry|oops|wait|correction|my bad|i mean|i meant|typo)\b[\s,!.:—–-]*)+)"
+    r"(?P<fix>(?:(?:it's|it is|that's|that is|make that|should be)\s+)?(?:the\s+)?"
+    r"(?:\d[\d:.,]*(?:st|nd|rd|th|\s*[ap]m)?|(?-i:[A-Z])[\w'-]+))(?=\s*(?:[.!?,;—–]|$))",
+    re.I,
+)
+
+
 def _corrected_in_place(fact: ProposedFact, text: str, message_id: str) -> ProposedFact:
-    """``fact`` with a value the user corrects later in the same message ("Ottilie's birthday is 14 May
-    — actually no, sorry, it's the 15th"): :func:`corrections` reads the rest of ``text`` as if ``fact``
-    were a memory shown, and its new content replaces ``fact``'s; the evidence then runs from the
-    first statement to the corrected value. Unchanged when nothing after the evidence corrects it."""
+    """``fact`` with a value the user corrects right after saying it ("Ottilie's birthday is 14 May —
+    actually no, sorry, it's the 15th"): the sign of a mistake and the new value alone follow the
+    evidence; :func:`corrections` reads them as if ``fact`` were a memory shown, and its new content
+    replaces ``fact``'s; the evidence then runs to the corrected value. Unchanged otherwise (a
+    correction of something else, "sorry, I mean my partner's is the 15th", is not one of ``fact``)."""
     at = text.find(fact.evidence)
     if fact.operation != "add" or at < 0:
         return fact
     end = at + len(fact.evidence)
-    rest = text[end:]
-    if not MISTAKE.search(rest):
+    right_after = _FIX_RIGHT_AFTER.match(text, end)
+    if right_after is None or not MISTAKE.search(right_after["sign"]):
         return fact
-    fixed = corrections(rest, message_id, [Shown("m0", fact.kind, fact.topic, fact.content)])
-    if not fixed or (where := rest.find(fixed[0].evidence)) < 0:
+    snippet = right_after.group(0)
+    fixed = corrections(snippet, message_id, [Shown("m0", fact.kind, fact.topic, fact.content)])
+    if not fixed:
         return fact
-    return fact.model_copy(update={"content": fixed[0].content,
-                                   "evidence": text[at:end + where + len(fixed[0].evidence)]})
+    return fact.model_copy(update={"content": fixed[0].content, "evidence": text[at:right_after.end()].rstrip()})
 
 
 _TODAY = re.compile(r"\bToday is (\d{4}-\d{2}-\d{2})\b")

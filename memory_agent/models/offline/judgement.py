@@ -112,7 +112,8 @@ def _replaces(fact: ProposedFact, memory: Shown) -> bool:
     counted, held = _COUNT.search(fact.content), _COUNT.search(memory.content)
     if counted and held and _norm(counted["thing"]) == _norm(held["thing"]):  # "has 13 direct reports"
         return True
-    if _renumbered(fact.content, memory.content):  # "a 10 in running shoes" for "a size 9 in running shoes"
+    # "a 10 in running shoes" for "a size 9 in running shoes"; an event with another year is another event
+    if fact.kind != "event" and _renumbered(fact.content, memory.content):
         return True
     mine, theirs = _COPULA.match(fact.content), _COPULA.match(memory.content)
     return bool(mine and theirs) and _norm(mine["thing"]) == _norm(theirs["thing"])
@@ -122,13 +123,14 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w.]*\d)")
 
 
 def _renumbered(new: str, old: str) -> bool:
-    """True when ``new`` restates ``old`` with another number: each holds one number, they differ, and
-    the content words of one (at least two, first five letters) are all in the other."""
+    """True when ``new`` restates ``old`` with another number: each holds one number, they differ, the
+    content words of one (at least two, first five letters) are all in the other, and the other has at
+    most one more ("a 10 in running shoes" for "a size 9 in running shoes")."""
     a, b = _NUMBER.findall(new), _NUMBER.findall(old)
     if len(a) != 1 or len(b) != 1 or a == b:
         return False
     words = sorted((_stems(_NUMBER.sub(" ", new)), _stems(_NUMBER.sub(" ", old))), key=len)
-    return len(words[0]) >= 2 and words[0] <= words[1]
+    return len(words[0]) >= 2 and words[0] <= words[1] and len(words[1] - words[0]) <= 1
 
 
 def judge(facts: list[ProposedFact], shown: list[Shown], every: set[int] = frozenset()) -> list[ProposedFact]:

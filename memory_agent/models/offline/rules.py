@@ -143,6 +143,8 @@ _add(r"^I\s+(?:can|will)\s+only\s+" + _O, "constraint", "*v", "The user can only
 # now on I'm going by Sam"): how they want to be addressed, a fact about them, not a rule for the agent
 _add(r"^(?:(?:from now on|going forward),?\s*)?(?:please\s+)?(?:always\s+)?(?:just\s+)?"
      r"(?:call\s+me|I(?:'m|\s+am)\s+going\s+by|I\s+go\s+by)\s+(?:by\s+)?(?:my\s+(?:nick)?name\s+)?"
+     r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Tomorrow|Today|Tonight|Back|Later|"
+     r"Again|Anytime|After|Before|When|At|On|In)\b)"
      r"(?P<x>['\"‘“]?(?-i:[A-Z])[\w'-]*['\"’”]?)(?=\W|$)", "fact", "name", "The user wants to be called {x}.")
 
 
@@ -173,7 +175,7 @@ _PHONE_NUMBER = r"(?P<x>\+?\d[\d ()-]{6,}\d)"
 _add(r"^(?:my|our)\s+(?:new\s+)?(?:mobile|phone|cell|cellphone)(?:\s+number)?\s+(?:is\s+|:\s*)" + _PHONE_NUMBER,
      "fact", "phone", "The user's phone number is {x}.")
 # a number the user asks to be used from now on ("Use +48 733 090 412 from here on") is theirs
-_add(r"^(?:please\s+)?use\s+" + _PHONE_NUMBER + r"\s+(?:from\s+(?:now|here)\s+on|going\s+forward|instead|now)\b",
+_add(r"^(?:please\s+)?use\s+" + _PHONE_NUMBER + r"\s+(?:from\s+(?:now|here)\s+on|going\s+forward)" + _STOP,
      "fact", "phone", "The user's phone number is {x}.")
 _add(r"^(?:the\s+|my\s+)?new\s+(?:one|number)\s+is\s+" + _PHONE_NUMBER, "fact", "phone",
      "The user's phone number is {x}.")
@@ -227,23 +229,55 @@ _add(r"^I\s+(?:have to|must|need to|am required to|'m required to)\s+use\s+" + _
 # taking over", "first week at Monzo and I'm drowning", "three months fully vegan and I feel great").
 _PLACE = r"(?P<x>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)"  # capitalised words: a place name
 _NEW_HOME = r"\b(?:our|my)\s+new\s+(?:flat|house|home|place|apartment|condo|digs)\s+(?:in|at)\s+"
-_add(_NEW_HOME + _PLACE + r"(?=\W|$)", "fact", "home city", "The user lives in {x}.")
+# said of what might be, or reported from someone else: "our new flat in Bristol will have a garden",
+# "my friend said our new flat would be cheaper"
+_NOT_SO = re.compile(r"\b(?:if|would|could|might|will|'ll|going to|said|says|thinks?|hope|hopefully|maybe|wish)\b",
+                     re.I)
+
+
+@_rule(_NEW_HOME + _PLACE + r"(?=\W|$)")
+def _new_home(m: re.Match[str]) -> Hit | None:
+    if _NOT_SO.search(m.string):
+        return None
+    return Hit("fact", "home city", f"The user lives in {m['x']}.")
+
+
 # a new job's first days: "first week at Monzo", "first day done at Northwind", "my first month of
-# onboarding at Stripe"; the employer is a capitalised name
-_add(r"\b(?:my\s+)?(?:first|1st)\s+(?:few\s+)?(?:day|week|month|shift)s?\s+(?:(?:done|in|over|of\s+\w+)\s+)?"
-     r"(?:at|with)\s+(?P<x>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)(?=\W|$)",
-     "fact", "employer", "The user works at {x}.")
-# a new job's start, without a subject: "Starting Monday at Brightkettle", "started at Tessaline this month"
-_add(r"^(?:just\s+|finally\s+|officially\s+)?(?:start(?:ed|ing)|began|beginning)\s+(?:(?:on\s+|this\s+|next\s+)?"
-     r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|week|month)\s+)?(?:at|with)\s+"
-     r"(?P<x>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)(?=\W|$)", "fact", "employer", "The user works at {x}.")
+# onboarding at Stripe"; the employer is a capitalised name. Not someone else's ("my husband's first day at
+# Google"), a visit to come ("first day at Disneyland with the kids tomorrow"), or a chapter ("at Chapter 3")
+@_rule(r"(?<!'s )(?<!’s )\b(?:first|1st)\s+(?:few\s+)?(?:day|week|month|shift)s?\s+"
+       r"(?:(?:done|in|over|of\s+\w+)\s+)?"
+       r"at\s+(?P<x>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)(?!\s*\d)(?=\W|$)"
+       r"|^(?:just\s+|finally\s+|officially\s+)?(?:start(?:ed|ing)|began|beginning)\s+(?:(?:on\s+|this\s+|next\s+)?"
+       r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|week|month)\s+)?at\s+"
+       r"(?P<y>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)(?!\s*\d)(?=\W|$)")
+def _first_days(m: re.Match[str]) -> Hit | None:
+    if re.search(r"\bwith\s+(?:the|my|our)\s+(?:kids|children|family|friends|partner|wife|husband|son|daughter)\b",
+                 m.string, re.I) or (m["x"] and re.search(r"\b(?:tomorrow|next|will|'ll|going to)\b", m.string, re.I)):
+        return None
+    return Hit("fact", "employer", f"The user works at {m['x'] or m['y']}.")
+
+
 # a diet held for a while or fully, without "I'm": "three months fully vegan", "been plant-based since
-# Easter", "gone vegetarian", "call me pescatarian these days"; not after a negation or a past ("not fully
-# vegan", "used to be vegan")
-_add(r"(?<!\bnot )(?<!\bno longer )(?<!\bbe )(?<!\bwas )\b(?:(?:been|gone|went|now|fully|strictly|completely|100%|"
-     r"call\s+me)\s+)+"
-     r"(?P<x>vegan|vegetarian|plant[- ]based|pescatarian|keto|gluten[- ]free|dairy[- ]free)\b",
-     "preference", "diet", "The user is {x}.")
+# Easter", "call me pescatarian these days"; not after a negation ("not fully vegan", "never been vegan"),
+# nor of another ("my sister went vegan", "the restaurant is fully vegan"): only a while or "I"/"we" may
+# come before it in the clause
+_A_WHILE = (r"(?:\W*(?:I|I've|I have|I'm|I am|we|we've|we have|we're|we are|honestly|so|and|now|since\s+\w+|"
+            r"(?:a|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|\d+)\s+"
+            r"(?:days?|weeks?|months?|years?))\W*)*")
+
+
+@_rule(r"(?<!\bnot )(?<!\bno longer )(?<!\bbe )(?<!\bwas )(?<!\bnever )\b(?P<call>call\s+me\s+)?"
+       r"(?:(?:been|gone|went|now|fully|strictly|completely|100%)\s+)*"
+       r"(?P<x>vegan|vegetarian|plant[- ]based|pescatarian|keto|gluten[- ]free|dairy[- ]free)\b")
+def _diet_in_passing(m: re.Match[str]) -> Hit | None:
+    if m.group(0).strip().lower() == m["x"].lower():  # the bare word: "vegan" alone says nothing of the user
+        return None
+    if not m["call"] and not re.fullmatch(_A_WHILE, m.string[:m.start()], re.I):
+        return None
+    return Hit("preference", "diet", f"The user is {m['x']}.")
+
+
 _LIVE = r"^(?:I|we)\s+(?:currently\s+|now\s+|still\s+)?(?:live|reside)\s+"
 _add(_LIVE + r"(?:at\s+|in\s+(?=\d))" + _O, "fact", "address", "The user lives at {x}.")
 # "got the keys to our new house in Swansea": a move, in the words people use for one

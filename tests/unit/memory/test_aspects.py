@@ -122,3 +122,8 @@ def test_nearby_and_ones_own_work_are_asked_for_in_other_languages_too():
     assert "work" in names("Write a template for my weekly status update.")
     assert "self" in names("Which running app suits someone like me?")
     assert names("Cerca un libro di cucina") == []  # Italian "cerca" is "look for", not "near"
+
+
+def test_a_team_of_a_sport_or_soon_is_no_work_or_home():
+    assert names("¿Qué mochila compro para mi equipo de fútbol?") == []
+    assert names("近く結婚します。") == []

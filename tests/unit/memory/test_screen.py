@@ -374,7 +374,7 @@ def test_a_plain_number_may_come_from_the_rest_of_the_cited_message_and_an_amoun
 
 @pytest.mark.parametrize(("content", "evidence"), [
     ("The user runs around Lake Malta in Poznań.", "biegam wokół jeziora Malta w Poznaniu"),
-    ("The user works at a hospital in Białystok.", "pracuję w szpitalu w Białymstoku"),
+    ("The user works at a hospital in Kraków.", "pracuję w szpitalu w Krakowie"),
     ("The user is a nurse at Chợ Rẫy Hospital.", "Mình làm y tá ở Bệnh viện Chợ Rẫy"),
     ("The user administers vaccines to children.", "somministro vaccini ai bambini"),
     ("The user handles refunds at an airline.", "Jag jobbar med återbetalningar på ett flygbolag"),
@@ -390,3 +390,13 @@ def test_a_translated_update_is_judged_on_the_users_script_not_the_memory_it_rep
     assert unsupported_words("The user lives in Paris.", "I live in Lyon", carried="The user lives in Lyon.") == [
         "Paris"]
     assert unsupported_words("The user is a nurse at Hospital Gold.", "I like tea") == ["Gold"]
+
+
+@pytest.mark.parametrize(("content", "evidence", "missing"), [
+    ("The user lives in Austria.", "I live in Australia", ["Austria"]),
+    ("The user works at Stripe.", "I stripped the old paint", ["Stripe"]),
+    ("The user lives near Union Square.", "I live near Union Station.", ["Square"]),
+    ("The user lives in Tokyo.", "Tôi sống ở Đà Nẵng.", ["Tokyo"]),
+])
+def test_a_different_name_that_begins_alike_or_another_kind_of_place_is_not_grounded(content, evidence, missing):
+    assert unsupported_words(content, evidence) == missing

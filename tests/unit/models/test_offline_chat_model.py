@@ -293,3 +293,8 @@ def test_the_same_statement_with_another_number_replaces_the_memory_shown() -> N
     assert (fixed.operation, fixed.target) == ("update", "m1")
     cats = "[m1] (fact, pets) The user has 2 cats."
     assert [f.operation for f in judged("I have 3 dogs", cats)] == ["add"]  # another thing, not another count
+
+
+def test_an_event_with_another_year_is_another_event():
+    marathon = "[m1] (event, marathon) The user ran a marathon in 2019."
+    assert [f.operation for f in judged("I ran a marathon in 2023!", marathon) if f.kind == "event"] != ["update"]

@@ -443,3 +443,23 @@ def test_the_name_the_user_goes_by_is_a_fact_even_said_as_a_standing_rule() -> N
     fact = one("Always call me by my nickname 'Dee' — that's what my friends call me.")
     assert (fact.content, fact.topic, fact.risk) == ("The user wants to be called 'Dee'.", "name", "none")
     assert one("From now on I'm going by Kit").content == "The user wants to be called Kit."
+
+
+@pytest.mark.parametrize("text", [
+    "I've never been vegan.", "My sister went vegan last year.", "The restaurant is fully vegan.",
+    "My husband's first day at Google went great.", "First day at Disneyland with the kids tomorrow!",
+    "My first month with Netflix was free.", "Began at Chapter 3 of the book.",
+    "If we get it, our new flat in Bristol will have a garden.",
+    "My friend said our new flat in Bristol would be cheaper, but we stayed in Leeds.",
+    "Please call me Monday morning about the delivery.", "Use 0800 800 150 instead, that's the bank's fraud line.",
+])
+def test_no_home_job_diet_name_or_number_of_the_user_from_others_plans_or_negations(text: str) -> None:
+    assert [f.content for f in extract_facts(text, "m1") if f.topic in {"diet", "employer", "home city", "name",
+                                                                         "phone"}] == []
+
+
+def test_a_correction_of_something_else_leaves_the_first_value():
+    facts = extract_facts("My phone number is 07700 900123. Oops, wrong chat, my office is 0161 555 0199.", "m1")
+    assert facts[0].content == "The user's phone number is 07700 900123."
+    assert extract_facts("My birthday is 14 May. Sorry, I mean my partner's is the 15th.", "m1")[0].content == (
+        "The user's birthday is 14 May.")
