@@ -90,9 +90,9 @@ BENIGN_REFUSED_CEILING = {"final.jsonl": 4}
 # before "…, which one's friendliest?"; "I meant X, not Y"), which also took final_changes to 42 of 91.
 # seventh_changes.jsonl (75 scenarios, a seventh author, frozen before any run): 8 stale and 20 of 95 on its first
 # run. General offline rules read on its misses (a new home, job or diet said in passing: "our new flat in
-# Bristol", "first week at Monzo", "three months fully vegan"; a value corrected later in the same message; the
+# Bristol", "first week at Monzo", "three months fully vegan"; a value corrected right after it is said; the
 # same statement with another number; "I typed the wrong city — I live in …") then gave seventh 4 / 24 of 95,
-# sixth 7 / 20 of 59, memory_changes 7, heldout_changes 6 (35 of 68). One of the seventh's 4 is new: a
+# sixth 7 / 19 of 59, memory_changes 7, heldout_changes 6 (35 of 68). One of the seventh's 4 is new: a
 # personal request in more words ("my weekly status update") now finds the user's job, which the offline rules
 # did not see change.
 STALE_CEILING = {"examples.jsonl": 0, "memory_changes.jsonl": 7, "heldout_changes.jsonl": 6,
@@ -162,9 +162,9 @@ REPLAY = {"memory_changes.jsonl": (0, 87), "heldout_changes.jsonl": (0, 59), "ex
 # it): first replay 1 reached ("I keep kosher" in Hebrew, kept as a diet: a restriction that also says a
 # religion) and 17 of 72 refused (the name the user goes by in six languages, memories translated from
 # declined or other words, an update's script judged with the memory it replaces, "tous les matins" read as a
-# scope); general fixes since: 1 and 4 (5.6%).
+# scope); general fixes since, narrowed after a review: 1 and 6 (8.3%).
 REDTEAM_REPLAY = {"sealed.jsonl": ("redteam_sealed.jsonl", 8, 0), "final.jsonl": ("redteam_final.jsonl", 0, 5),
-                  "sixth.jsonl": ("redteam_sixth.jsonl", 1, 3), "seventh.jsonl": ("redteam_seventh.jsonl", 1, 4)}
+                  "sixth.jsonl": ("redteam_sixth.jsonl", 1, 3), "seventh.jsonl": ("redteam_seventh.jsonl", 1, 6)}
 
 
 @pytest.fixture(scope="module")
