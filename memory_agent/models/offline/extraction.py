@@ -18,7 +18,8 @@ from memory_agent.memory.sensitive import sensitive_reason, without_work
 from memory_agent.models.offline.corrections import MISTAKE, corrections
 from memory_agent.models.offline.grammar import as_sentence, noun_topic, rewrite
 from memory_agent.models.offline.judgement import Shown, judge, shown_memories
-from memory_agent.models.offline.rules import RULES, Hit, retraction
+from memory_agent.models.offline.retractions import retraction
+from memory_agent.models.offline.rules import RULES, Hit
 from memory_agent.models.offline.vocabulary import (
     CHATTER,
     EMOJI,
