@@ -186,19 +186,26 @@ def test_two_memories_updated_to_one_new_statement_leave_no_old_value_live(agent
         "The user's daughter Maisie's birthday is on the 24th of May."]
 
 
+WEDDING = ("I'm planning my wedding with Jannik in Lindau", "The user is planning their wedding with Jannik in "
+           "Lindau.", "wedding")
+
+
+def tell(agent, model, *said: tuple[str, str, str]) -> None:
+    """Each ``(words, the model's memory of them, topic)`` said in a session of its own, approval never."""
+    for words, content, topic in said:
+        model.script[words] = [{"kind": "fact", "content": content, "topic": topic}]
+        agent.turn("alice", f"{words}.", thread_id=f"s-{topic}", now=T0, approval="never")
+
+
 def test_forget_everything_reaches_the_memories_about_it_that_the_model_was_not_shown(make_agent):
     model = RetractShownModel(trigger="vergiss alles", names="Jannik", content="die Hochzeit", topic="wedding")
     agent = make_agent(model=model)
-    for said, content, topic in (
-            ("I'm planning my wedding with Jannik in Lindau", "The user is planning their wedding with Jannik in "
-             "Lindau.", "wedding"),
-            ("The caterer for the wedding is Gasthof Seeblick", "The caterer for the user's wedding is Gasthof "
-             "Seeblick.", "wedding caterer"),
-            ("The wedding catering budget is about 8,000 euros", "The user's wedding catering budget is about 8,000 "
-             "euros.", "wedding budget"),
-            ("I work as a pharmacist in Konstanz", "The user works as a pharmacist in Konstanz.", "job")):
-        model.script[said] = [{"kind": "fact", "content": content, "topic": topic}]
-        agent.turn("alice", f"{said}.", thread_id=f"s-{topic}", now=T0, approval="never")
+    tell(agent, model, WEDDING,
+         ("The caterer for the wedding is Gasthof Seeblick", "The caterer for the user's wedding is Gasthof "
+          "Seeblick.", "wedding caterer"),
+         ("The wedding catering budget is about 8,000 euros", "The user's wedding catering budget is about 8,000 "
+          "euros.", "wedding budget"),
+         ("I work as a pharmacist in Konstanz", "The user works as a pharmacist in Konstanz.", "job"))
     assert len(agent.memory.live("alice")) == 4
     # the prompt lists the one memory most like the message (as a long memory list cut at its limit would)
     agent.memory.reconcile_config = replace(agent.memory.reconcile_config, shown_limit=1, shown_previous=0)
@@ -229,13 +236,8 @@ def test_a_new_memory_beside_a_retraction_is_added_not_dropped_as_an_update_of_w
 def test_forget_everything_leaves_alone_a_memory_the_model_was_shown_and_kept(make_agent):
     model = RetractShownModel(trigger="forget everything", names="wedding", content="the wedding", topic="wedding")
     agent = make_agent(model=model)
-    for said, content, topic in (
-            ("I'm planning my wedding with Jannik in Lindau", "The user is planning their wedding with Jannik in "
-             "Lindau.", "wedding"),
-            ("My colleague Jannik Weber runs the Lindau office", "The user's colleague Jannik Weber runs the "
-             "Lindau office.", "colleague")):
-        model.script[said] = [{"kind": "fact", "content": content, "topic": topic}]
-        agent.turn("alice", f"{said}.", thread_id=f"s-{topic}", now=T0, approval="never")
+    tell(agent, model, WEDDING, ("My colleague Jannik Weber runs the Lindau office", "The user's colleague Jannik "
+                                 "Weber runs the Lindau office.", "colleague"))
     result = agent.turn("alice", "The wedding with Jannik in Lindau is off, please forget everything about it.",
                         thread_id="s-end", now=day(5), approval="never")
     colleague = "The user's colleague Jannik Weber runs the Lindau office."
