@@ -105,8 +105,8 @@ def rule_about(sentence: str) -> Literal["own", "others", "agent"]:
     setting aside who calls the user by a name, beside a request for that name: "call me Bex — that's
     what everyone calls me"), ``"own"`` for a presentation or contact preference of the user's own
     that carries nothing else, else ``"agent"``."""
-    if _CALLED.search(_KNOWN_AS.sub("", sentence)):
-        sentence = _KNOWN_AS.sub("", sentence)
+    if _CALLED.search(known_aside := _KNOWN_AS.sub("", sentence)):
+        sentence = known_aside
     if _THIRD_PARTY.search(sentence):
         return "others"
     if _PRESENTATION.search(sentence) and not _NOT_PRESENTATION.search(sentence):
