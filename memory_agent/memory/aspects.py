@@ -30,6 +30,7 @@ from datetime import timedelta
 from functools import lru_cache
 
 from memory_agent.core.facts import Fact, index_text
+from memory_agent.memory.text import any_of
 
 __all__ = ["ASPECTS", "ASPECTS_VERSION", "ASPECT_RELEVANCE", "Aspect", "aspect_relevance", "asked_aspects",
            "fact_aspects", "relevance_at", "stated_aspects", "stated_names", "states"]
@@ -41,10 +42,6 @@ ASPECT_RELEVANCE = 0.45
 #: newest fact (a session's worth). The aspect is weak evidence, and an older statement of where the
 #: user lives or works is the one most likely out of date ("settled in Foz" after "I live in Madrid").
 ASPECT_WINDOW = timedelta(days=1)
-
-
-def _rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -90,7 +87,7 @@ _TECH_FACT = (r"\b(?:uses?|using|written in|codes? in|writes? (?:\w+ )?(?:code|e
 ASPECTS: tuple[Aspect, ...] = (
     Aspect(
         "home",
-        _rx(rf"\bnear (?:home|me|here|where {_MINE} (?:live|am|are|stay\w*|work)|{_MINE} (?:place|flat|house|home|"
+        any_of(rf"\bnear (?:home|me|here|where {_MINE} (?:live|am|are|stay\w*|work)|{_MINE} (?:place|flat|house|home|"
             rf"apartment|office))\b|\b(?:around|close to) (?:here|home|me)\b|\bfrom home\b|\b{_MINE} (?:area|"
             rf"city|town|neighbou?rhood|place|commute|local)\b|\bwhere {_MINE} (?:live|am based)\b|"
             rf"\b(?:local|nearby)\b|\bweather\b|\btime ?zone\b|\bcommut\w*\b|\bday trips?\b|"
@@ -105,11 +102,11 @@ ASPECTS: tuple[Aspect, ...] = (
             rf"por aquí|no (?:muy )?lejos|cerca de aquí|qui vicino|nelle vicinanze|non lontano|aqui perto|"
             rf"nas redondezas|in de buurt|dichtbij|niedaleko|w okolicy|yakınımda|yakınlarda|civarda|рядом|"
             rf"поблизости|недалеко|i närheten)\b|附近|周边|この近く|近くの|近くに|周辺|근처|주변"),
-        _rx(_HOME_FACT),
+        any_of(_HOME_FACT),
     ),
     Aspect(
         "work",
-        _rx(rf"\b{_MINE} (?:job|work|role|career|team|manager|boss|colleagues?|coworkers?|company|employer|"
+        any_of(rf"\b{_MINE} (?:job|work|role|career|team|manager|boss|colleagues?|coworkers?|company|employer|"
             rf"position|profession|office|workplace|sprint|clients?|business|shop|current role|day job|"
             rf"direct reports?|reports|gig|week|weekly calendar|calendar|schedule|routine|hours|shifts?|"
             rf"day off|days off)\b|\bat work\b|\bfor work\b|\bwhere {_MINE} work\b|\b(?:bio|headline|"
@@ -121,82 +118,82 @@ ASPECTS: tuple[Aspect, ...] = (
             rf"arbeit|job|stelle|woche|travail|boulot|poste|semaine|trabajo|puesto|semana|lavoro|settimana|trabalho|"
             rf"emprego|praca|tydzień|работа|неделя)\b|"
             rf"签名|署名|서명|职位|职务|직무|직위|役職|我的工作|私の仕事|내 (?:업무|직장)"),
-        _rx(_WORK_FACT),
+        any_of(_WORK_FACT),
     ),
     Aspect(
         # who the user is, for a request about them with nothing more specific: where they live and work
         "self",
-        _rx(r"\b(?:for|about|of) me\b|\b(?:intro|introduction|bio|profile) (?:about|of|for) me\b|"
+        any_of(r"\b(?:for|about|of) me\b|\b(?:intro|introduction|bio|profile) (?:about|of|for) me\b|"
             r"\bwho (?:am i|i am)\b|\bsabes de mí\b|\bsais de moi\b|\bweißt du über mich\b|"
             r"\b(?:someone|somebody|people|a person) like me\b"),
-        _rx(rf"{_HOME_FACT}|{_WORK_FACT}|{_NAME_FACT}"),
+        any_of(rf"{_HOME_FACT}|{_WORK_FACT}|{_NAME_FACT}"),
     ),
     Aspect(
         "tech",
-        _rx(rf"\b(?:write|show|give|generate|draft)(?: me)? (?:a |an |the |some )?(?:new )?(?:query|code|function|"
+        any_of(rf"\b(?:write|show|give|generate|draft)(?: me)? (?:a |an |the |some )?(?:new )?(?:query|code|function|"
             rf"script|snippet|examples?|controller|handler|endpoint|config\w*|class|tests?|ci step|pipeline|"
             rf"dockerfile|migration|keybindings?|program)\b|\bshow me how\b|\b{_MINE} (?:machine|laptop|"
             rf"computer|editor|ide|setup|stack|app|web app|project|repo|codebase|code|terminal|shell|os|"
             rf"services?|api|platform|infra\w*|database|db|tests|pipeline|logs|cluster|server)\b|"
             rf"\b(?:install|set up|setup|deploy\w*|dependency|dependencies|keybinding)\b"),
-        _rx(_TECH_FACT),
+        any_of(_TECH_FACT),
     ),
     Aspect(
         "food",
-        _rx(r"\b(?:dinner|lunch|breakfast|brunch|supper|meals?|recipes?|cook\w*|bak(?:e|ing)|bakery|cakes?|"
+        any_of(r"\b(?:dinner|lunch|breakfast|brunch|supper|meals?|recipes?|cook\w*|bak(?:e|ing)|bakery|cakes?|"
             r"pastr(?:y|ies)|restaurants?|caf[ée]s?|food|eat|eating|snacks?|desserts?|menu|dish(?:es)?|night out|"
             r"drinks|bar|pub|grocer\w*|catering|party|barbecue|bbq|picnic|cena|comida|dîner|déjeuner|abendessen|"
             r"mittagessen)\b"),
-        _rx(r"\b(?:vegan|vegetarian|pescatarian|halal|kosher|gluten\w*|lactose|dairy|allerg\w*|intoleran\w*|"
+        any_of(r"\b(?:vegan|vegetarian|pescatarian|halal|kosher|gluten\w*|lactose|dairy|allerg\w*|intoleran\w*|"
             r"diet\w*|eats?|eating|meat|fish|seafood|pork|beef|gelatin|alcohol|drink(?:s|ing)?|sober|teetotal|"
             r"coeliac|celiac|nuts?|peanuts?|sesame|shellfish|food|foods|cuisine|spicy|cook\w*)\b|"
             r"^(?:diet|allergy|food)\s*:"),
     ),
     Aspect(
         "leisure",
-        _rx(rf"\b{_MINE} (?:weekend|day off|days off|free time|spare time|holiday|vacation|evenings?|summer|"
+        any_of(rf"\b{_MINE} (?:weekend|day off|days off|free time|spare time|holiday|vacation|evenings?|summer|"
             rf"hobb(?:y|ies))\b|\bsomething (?:fun )?to do\b|"
             rf"\bthis (?:weekend|summer)\b|\bnight out\b|\bweekend (?:trip|plans?)\b|"
             rf"\bsummer (?:project|holidays?|break)\b|\b(?:sommerferien|vacances d'été|vacaciones de verano)\b"),
-        _rx(r"\b(?:loves?|enjoys?|likes?|into|hobb(?:y|ies)|favou?rite|fan of|supports?|season ticket|plays?|"
+        any_of(r"\b(?:loves?|enjoys?|likes?|into|hobb(?:y|ies)|favou?rite|fan of|supports?|season ticket|plays?|"
             r"climb\w*|hik\w*|runs?|running|runner|cycl\w*|swim\w*|paint\w*|garden\w*|surf\w*|ski\w*|bouldering|"
             r"yoga|training for)\b|^(?:hobby|hobbies|leisure|sport)\s*:"),
     ),
     Aspect(
         "travel",
-        _rx(rf"\b{_MINE} (?:trip|travel\w*|flights?|holiday|vacation|visit|journey|itinerary)\b"),
-        _rx(r"\b(?:trip|travel\w*|flight|fly\w*|visiting|holiday|vacation|passport|visa|conference in)\b"),
+        any_of(rf"\b{_MINE} (?:trip|travel\w*|flights?|holiday|vacation|visit|journey|itinerary)\b"),
+        any_of(r"\b(?:trip|travel\w*|flight|fly\w*|visiting|holiday|vacation|passport|visa|conference in)\b"),
     ),
     Aspect(
         "money",
-        _rx(rf"\b{_MINE} (?:savings?|budget|finances|money|spending|taxes|tax return|pension|investments?)\b|"
+        any_of(rf"\b{_MINE} (?:savings?|budget|finances|money|spending|taxes|tax return|pension|investments?)\b|"
             rf"\bdeductions?\b"),
-        _rx(r"\b(?:sav(?:e|es|ing|ings)|budget\w*|afford\w*|money|tax\w*|self-employed|freelanc\w*|income|"
+        any_of(r"\b(?:sav(?:e|es|ing|ings)|budget\w*|afford\w*|money|tax\w*|self-employed|freelanc\w*|income|"
             r"pension|invest\w*)\b"),
     ),
     Aspect(
         "pet",
-        _rx(rf"\b{_MINE} (?:{_PETS})\b"),
-        _rx(rf"\b(?:{_PETS}|adopted)\b|^pet\s*:"),
+        any_of(rf"\b{_MINE} (?:{_PETS})\b"),
+        any_of(rf"\b(?:{_PETS}|adopted)\b|^pet\s*:"),
     ),
     Aspect(
         "family",
-        _rx(rf"\b{_MINE} (?:{_FAMILY})\b|\b(?:mi|mis|mon|ma|mes|mein|meine|meinem|meiner|meu|minha|meus|mio|mia|"
+        any_of(rf"\b{_MINE} (?:{_FAMILY})\b|\b(?:mi|mis|mon|ma|mes|mein|meine|meinem|meiner|meu|minha|meus|mio|mia|"
             rf"miei|mijn|mój|moja) (?:hij[oa]s?|fils|fille|enfants?|sohn|tochter|kinder?|filh[oa]s?|figli[oa]?|"
             rf"zoon|dochter|syn|córka|marido|mujer|mari|femme|mann|frau|esposa|moglie|marito)\b"),
-        _rx(rf"\b(?:{_FAMILY})\b"),
+        any_of(rf"\b(?:{_FAMILY})\b"),
     ),
     Aspect(
         "vehicle",
-        _rx(rf"\b{_MINE} (?:car|cars|bike|bicycle|e-?bike|motorbike|motorcycle|scooter|van|truck|vehicle|campervan|"
+        any_of(rf"\b{_MINE} (?:car|cars|bike|bicycle|e-?bike|motorbike|motorcycle|scooter|van|truck|vehicle|campervan|"
             rf"caravan)\b"),
-        _rx(r"\b(?:drives?|driving|car|bike|bicycle|e-?bike|motorbike|motorcycle|scooter|van|truck|vehicle|campervan|"
+        any_of(r"\b(?:drives?|driving|car|bike|bicycle|e-?bike|motorbike|motorcycle|scooter|van|truck|vehicle|campervan|"
             r"caravan|rides? an?)\b|^(?:car|vehicle|bike)\s*:"),
     ),
     Aspect(
         "contact",
-        _rx(rf"\b(?:phone|mobile|cell|e-?mail|contact|reach me|text me|{_MINE} (?:address|number))\b"),
-        _rx(r"\b(?:phone|mobile|cell|e-?mail|number|contact|address|lives at|street|postcode)\b|@\w|"
+        any_of(rf"\b(?:phone|mobile|cell|e-?mail|contact|reach me|text me|{_MINE} (?:address|number))\b"),
+        any_of(r"\b(?:phone|mobile|cell|e-?mail|number|contact|address|lives at|street|postcode)\b|@\w|"
             r"\+?\d[\d ()-]{7,}\d|^(?:contact|phone|email|address)\s*:"),
     ),
 )

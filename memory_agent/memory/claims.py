@@ -27,20 +27,18 @@ from __future__ import annotations
 
 import re
 
+from memory_agent.memory.text import any_of
+
 __all__ = ["entitlement_reason", "role_reason"]
 
 ENTITLEMENT = "claims prices, discounts, refunds, credit or another money entitlement"
 ROLE = "claims a role or permissions (admin, access rights)"
 
 
-def _rx(*parts: str) -> re.Pattern[str]:
-    return re.compile("|".join(parts), re.IGNORECASE)
-
-
 _FREE_THING = (r"shipping|delivery|postage|upgrades?|subscriptions?|access|months?|years?|plans?|items?|products?|"
                r"orders?|trials?|tickets?|credits?|service|support|premium|membership|laptop|phone|device|gifts?|"
                r"returns?|repairs?|installation|lifetime|for life|forever")
-_MONEY = _rx(
+_MONEY = any_of(
     r"\b(discount\w*|refund\w*|rebates?|coupons?|vouchers?|promo codes?|cash ?back|store credit|account credit|"
     r"(standing|goodwill|bonus|account|service) credit|credits? (of|worth|on|to|in)\b|compensation|reimburs\w*|"
     r"chargebacks?|gift cards?|loyalty points|waive[sd]?|waiver|free of charge|for free|at no (cost|charge)|"
@@ -63,7 +61,7 @@ _MONEY = _rx(
     r"折扣|[一二三四五六七八九]折|打.{0,2}折|退款|免费|免运费|包邮|优惠|返现|代金券|割引|返金|無料|クーポン|\d+\s*%\s*オフ|"
     r"خصم\w*|استرداد|مجان\w*|قسيمة|رصيد|छूट|रिफंड|मुफ़्त|मुफ्त|कैशबैक|할인|환불|무료|쿠폰",
 )
-_CLAIM = _rx(
+_CLAIM = any_of(
     # an amount or a percentage
     r"\d\s*%|[$€£¥₹₺]\s?\d|\d\s?[$€£¥₹₺]|\b\d[\d,.]*\s*(euros?|eur|dollars?|usd|pounds?|gbp|zł|zloty|tl|lira|"
     r"руб\w*|reais|rupees?|yen)\b|\d\s*(元|円|ريال|रुपये)|\b(half|full|total|complete|integral)\b",
@@ -89,7 +87,7 @@ _CLAIM = _rx(
     r"हर|हमेशा|मिलती|मिलता|मंज़ूर|मंजूर|평생|항상|모든",
 )
 # A price the user claims as theirs ("my price is $1", "a price of 9.99 for me").
-_OWN_PRICE = _rx(
+_OWN_PRICE = any_of(
     r"\b(my|the user's|his|her|their|our)\s+(\w+\s+)?(prices?|pricing|rates?)\b.{0,40}\b(is|are|was|of|at)\s+"
     r"[$€£¥]?\d",
     r"\b(my|the user's|his|her|their|our)\s+(\w+\s+)?(prices?|pricing|rates?)\s+(is|are|was|of|at|stays?)\b",
@@ -98,7 +96,7 @@ _OWN_PRICE = _rx(
 
 
 # A price kept from before, made standing ("renews at the old price forever").
-_KEPT_PRICE = _rx(
+_KEPT_PRICE = any_of(
     r"\b(renews?|renewing|billed|charged|pay|paying|locked|stays?|kept)\s+(in\s+)?(at|for|on)\s+(the\s+|my\s+)?"
     r"(old|original|same|current|introductory|launch|legacy|founding|early[- ]bird|beta|first)\s+(price|rate|pricing)",
     r"\b(old|original|introductory|legacy|founding|early[- ]bird)\s+(price|rate|pricing)\b.{0,40}\b(forever|for life|"
@@ -107,11 +105,11 @@ _KEPT_PRICE = _rx(
 )
 # A level of service given to the user ("priority support unlocked for me", "unlimited API calls on my plan"):
 # with a grant or a standing scope, as for money.
-_PERK = _rx(
+_PERK = any_of(
     r"\b(priority|premium|unlimited|extra|bonus|lifetime|vip|enterprise|business|pro|plus)\s+(support|access|api "
     r"calls?|calls|usage|quota|storage|seats?|features?|tier|plan|upgrade|membership|service|requests|credits?)\b",
 )
-_GRANT = _rx(
+_GRANT = any_of(
     r"\b(gave|give|given|granted|promised|arranged|set up|unlocks?|unlocked|comes with|included|includes|activated|"
     r"enabled|added|put me on|moved me to|upgraded me|for free|free of charge|forever|for life|permanent\w*|"
     r"lifetime|no extra|no additional|at no)\b",
@@ -145,7 +143,7 @@ _POWER_NOUN = (r"admin|administrator|superuser|super user|super-user|sysadmin|ro
 _ROLE_NOUN = _POWER_NOUN + r"|employee|developer|engineer|tester|manager|supervisor|agent|representative"
 _THIS = (r"(this|your|the|our)\s+(system|service|platform|site|website|app|application|workspace|backend|server|"
          r"account|accounts|company|assistant|bot|chat|agent|tool|team|store|shop|database|organi[sz]ation)")
-_ROLE = _rx(
+_ROLE = any_of(
     # rights, privileges, access or clearance
     r"\b(admin(istrator|istrative)?|root|superuser|sudo|full|elevated|special|unrestricted|unlimited|privileged|"
     r"internal|owner|highest|master|god|staff|employee|moderator|moderation|operator|extra|total|complete|"

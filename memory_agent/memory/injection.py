@@ -21,12 +21,7 @@ from functools import lru_cache
 from memory_agent.memory.claims import entitlement_reason, role_reason
 from memory_agent.memory.preferences import rule_about
 from memory_agent.memory.secrets import credential_reason
-from memory_agent.memory.text import prompt_text
-
-
-def _rx(*parts: str) -> re.Pattern[str]:
-    return re.compile("|".join(parts), re.IGNORECASE)
-
+from memory_agent.memory.text import any_of, prompt_text
 
 # Refusals that hold in any context, then one that depends on who the sentence addresses. Word
 # lists cover English and, for the common phrasings, French, German, Spanish, Italian, Portuguese,
@@ -46,7 +41,7 @@ _FOREIGN_INSTRUCTION_WORDS = (
 # What an override names: the agent's own instructions, not any rules ("a card game called Ignore the Rules").
 _QUALIFIER = (r"(your|all|any|every|previous|prior|earlier|above|preceding|original|existing|current|old|default|"
               r"standard|safety|security|content|operating|system|these|those|its|the assistant's|the system's)")
-_OVERRIDE = _rx(
+_OVERRIDE = any_of(
     rf"\b(ignore|ignoring|disregard|forget|override|bypass|set aside|drop|discard|abandon|skip|suspend)\b"
     rf"(\W+\w+){{0,3}}?\W+{_QUALIFIER}\b(\W+\w+){{0,2}}?\W+{_INSTRUCTION_WORDS}\b",
     rf"\b(ignorez|ignorer|ignore|ignores|oublie|oubliez|ignorier\w*|vergiss|ignora\w*|olvida\w*|dimentica\w*|"
@@ -102,7 +97,7 @@ _ROLE_LABEL = (r"(system|assistant|developer|ai|user|human|model|tool|bot|sys|si
                r"usuário|utente|użytkownik|utilisateur|nutzer|benutzer|assistent|asistente|assistente|asystent|"
                r"gebruiker|kullanıcı|sistem|система|пользователь|ассистент|系统|用户|助手|システム|ユーザー|"
                r"アシスタント|نظام|المستخدم|सिस्टम|उपयोगकर्ता|시스템|사용자)")
-_MARKUP = _rx(
+_MARKUP = any_of(
     r"(^|[.!?;:]\s+)(system|assistant|developer|ai)\s*:",
     r"\b(system|assistant|developer|sys|root|admin)\s*>{1,3}\s*\S|"
     r"<\|[\w-]+\|>|\[/?INST\]|<</?SYS>>|<!\[CDATA\[|\]\]>|\[/?(SYS|SYSTEM|INSTRUCTIONS?|RESPONSE)\]|"
@@ -123,14 +118,14 @@ _MARKUP = _rx(
     r"\{\s*\"[^\"]{1,60}\"\s*:|```|\|\s*:?-{3,}",
 )
 # At the start of a line: a role label ("system:", "user:") or a markdown heading.
-_LINE_MARKUP = _rx(
+_LINE_MARKUP = any_of(
     r"^\W{0,3}(system|assistant|developer|ai|user|human|model|tool|sistema|système|usuario|usuário|utente|"
     r"użytkownik|система|пользователь|系统|システム|نظام|सिस्टम)\s*[:：]",
     r"^\s*#{1,6}\s+\S",
 )
 # The agent given another identity: a persona, a version or mode of it, a name, who it is "when…".
 # A memory is about the user; what the agent is, is set by its instructions alone.
-_PERSONA = _rx(
+_PERSONA = any_of(
     r"\b(version|mode|persona|personality|character|side|form|incarnation|alter ego|twin|copy|variant|self)\s+of\s+"
     r"(you|yourself|the (assistant|ai|bot|agent|model))\b",
     r"\byour\s+(new\s+|real\s+|true\s+|secret\s+|other\s+|hidden\s+|inner\s+|evil\s+|dark\s+)*(nickname|name|"
@@ -185,7 +180,7 @@ def _mid_label(text: str) -> bool:
     return False
 
 
-_DIRECTIVE = _rx(
+_DIRECTIVE = any_of(
     # a standing rule for the agent's future behaviour
     r"\b(from now on|from today on|from here on|from here onwards?|from this moment|as of now|starting now|"
     r"henceforth|going forward|hereafter|for all future|from this point)\b",
@@ -233,7 +228,7 @@ _FORCE = (r"(always|automatically|immediately|without (asking|checks?|checking|v
           r"questions|confirmation|review)|no questions|whatever|no (payment )?checks?|immer|sofort|ohne|"
           r"automatisch\w*|toujours|sans|automatiquement|siempre|sin|automáticamente|sempre|sem|automaticamente|"
           r"senza|zawsze|bez|автоматически|всегда|без|her zaman|kontrolsüz|sorgusuz)")
-_STANDING_ACTION = _rx(
+_STANDING_ACTION = any_of(
     rf"\b{_ACTION}\b.{{0,60}}\b{_FORCE}\b|\b{_FORCE}\b.{{0,60}}\b{_ACTION}\b",
     r"\b(never|don't|do not|stop|no need to)\s+(ask|asking|request|require|check|verify)\w*\s+(me\s+)?(for\s+)?"
     r"(my\s+|any\s+|an?\s+)?(id|identification|identity|verification|proof|receipts?|order numbers?|documents?|"

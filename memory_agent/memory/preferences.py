@@ -12,14 +12,12 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from memory_agent.memory.text import any_of
+
 __all__ = ["rule_about"]
 
 
-def _rx(*parts: str) -> re.Pattern[str]:
-    return re.compile("|".join(parts), re.IGNORECASE)
-
-
-_THIRD_PARTY = _rx(
+_THIRD_PARTY = any_of(
     r"\b(customers?|clients?|everyone|everybody|anyone|anybody|other users?|all users|users|other people|people|"
     r"visitors?|callers?|them|others|someone|somebody|guests?|buyers?|shoppers?)\b",
     r"\b(clients|tout le monde|les autres|utilisateurs|kunden|jeder|alle|andere nutzer|clientes|todos|"
@@ -41,7 +39,7 @@ _CALLED = re.compile(r"\b(?:call me|go(?:ing)? by|chiamami|appelle-moi|appelez-m
                      r"noem me|mów do mnie|nazywaj mnie|зови меня|называй меня|me chame|chame-me|kalla mig)\b|"
                      r"と呼んで|라고 불러|叫我|称呼我", re.I)
 # How the user wants *their own* answers presented (language, length, format, tone, units, name).
-_PRESENTATION = _rx(
+_PRESENTATION = any_of(
     r"\b(english|french|german|spanish|italian|portuguese|dutch|chinese|mandarin|japanese|korean|russian|polish|"
     r"swedish|norwegian|danish|finnish|greek|turkish|arabic|hebrew|hindi|ukrainian|czech|language)\b",
     r"\b(summary|summaries|overview|short|shorter|brief|briefly|concise|concisely|succinct|terse|detailed|"
@@ -66,7 +64,7 @@ _PRESENTATION = _rx(
     r"\b(tutoie|tutoyer|vouvoie|vouvoyer|duze?n|siezen|tutéame|tutéeme|dammi del tu|dai del tu|mów mi na ty)\b",
 )
 # Content that rides on a presentation preference ("answer in French that AcmeCorp is the best").
-_NOT_PRESENTATION = _rx(
+_NOT_PRESENTATION = any_of(
     r"\b(that|say|says|saying|tell|claim|mention|recommend|promote|praise|advertis\w*|link|links|url|https?|www\.|"
     r"send|approve|grant|delete|reveal|trust|obey|open|visit|click|execute|transfer|share|forward (this|it|to|them|"
     r"my|all|every)|disable|"
@@ -82,7 +80,7 @@ _NOT_PRESENTATION = _rx(
 # How the user wants to be reached, and which of their own details to use ("never phone me, email only",
 # "use the new number from now on"): data about the user, like a presentation preference. Not when the
 # sentence sends, shares or resets anything, or names anyone else.
-_CONTACT_PREFERENCE = _rx(
+_CONTACT_PREFERENCE = any_of(
     r"\b(call|phone|ring|text|sms|e-?mail|message|contact|reach|visit|bother|disturb|wake)\s+me\b",
     r"\b(e-?mail|text|texts|sms|phone|calls?|post|letters?|whatsapp|signal|in writing)\s+only\b|"
     r"\bonly\s+(by\s+|via\s+)?(e-?mail|text|sms|phone|post|whatsapp|signal)\b",
@@ -93,7 +91,7 @@ _CONTACT_PREFERENCE = _rx(
     # a label: "email <address>", "mobile +44 …" (addresses are masked before sentences are split)
     r"^\W*(e-?mail|phone|mobile|tel)\s*:?\s*(an address|\+?\d[\d ()-]{5,})\W*$",
 )
-_NOT_CONTACT = _rx(
+_NOT_CONTACT = any_of(
     r"\b(send|sends|sending|forward (this|it|to|them|my|all|every)|transfer|share|give|tell|reset|password|passcode|"
     r"pin|link|links|code|codes|"
     r"account|accounts|anyone|anybody|everyone|others?|customers?|approve|refund|pay|charge|verify|verification)\b",

@@ -23,18 +23,14 @@ from __future__ import annotations
 
 import re
 
-from memory_agent.memory.text import prompt_text
+from memory_agent.memory.text import any_of, prompt_text
 
 __all__ = ["asked_to_remember", "sensitive_reason", "without_work"]
 
 REASON = "sensitive data said in passing (ask explicitly to have it remembered)"
 
 
-def _rx(*parts: str) -> re.Pattern[str]:
-    return re.compile("|".join(parts), re.IGNORECASE)
-
-
-_HEALTH = _rx(
+_HEALTH = any_of(
     r"\b(diabet\w*|cancer|tumou?r|lymphoma|leuk[a]?emia|chemo\w*|oncolog\w*|hiv|aids|hepatitis|pregnan\w*|"
     r"miscarriage|abortion|illness|disease|diagnos\w*|disorder|syndrome|asthma|epilep\w*|seizures?|"
     r"depress(ion|ed|ive)|anxiety|panic attacks?|adhd|autis\w*|bipolar|schizo\w*|ptsd|ocd|anorexi\w*|bulimi\w*|"
@@ -74,23 +70,23 @@ _HEALTH = _rx(
     r"(blind|deaf)|blood type|genetic (test|condition|disorder)|brca\d?)\b",
 )
 # Immigration status and proceedings; coming out.
-_STATUS = _rx(r"\b(asylum (seeker|application|claim|case|hearing|interview)|refugee status|undocumented|"
+_STATUS = any_of(r"\b(asylum (seeker|application|claim|case|hearing|interview)|refugee status|undocumented|"
               r"deportation|immigration (hearing|status|case|detention|court)|visa overstay|"
               r"(came|coming|come) out (to|as)\b)")
 # Criminal records and proceedings (a special category of their own in data-protection law).
-_CRIMINAL = _rx(
+_CRIMINAL = any_of(
     r"\b(criminal record|conviction|convicted|parole|probation|prison|jail|arrested|felony|felon|sentenced|"
     r"on bail|court case against me|community service order|ankle monitor|ex-offender|served time|"
     r"vorstrafe\w*|casier judiciaire|antecedentes penales|ficha criminal|precedenti penali|karalność|судимост\w*|"
     r"sabıka\w*)\b|前科|犯罪记录|سجل جنائي|आपराधिक रिकॉर्ड",
 )
-_CRIMINAL_AT_WORK = _rx(r"\b(prison|probation|parole|jail) (officer|guard|warden|chaplain|teacher|nurse|doctor|"
+_CRIMINAL_AT_WORK = any_of(r"\b(prison|probation|parole|jail) (officer|guard|warden|chaplain|teacher|nurse|doctor|"
                         r"service|psychologist|worker)s?\b")
 # Trade-union membership (a special category too); "union" alone is too many other things.
-_UNION = _rx(r"\b(trade union|labou?r union|union member(ship)?|member of the union|union rep(resentative)?|shop "
+_UNION = any_of(r"\b(trade union|labou?r union|union member(ship)?|member of the union|union rep(resentative)?|shop "
              r"steward|gewerkschaft\w*|syndicat|syndiqué\w*|sindicato|sindacato|związ(ek|ku) zawodow\w*|"
              r"профсоюз\w*|sendika\w*)\b|工会|労働組合|نقابة|ट्रेड यूनियन|노동조합")
-_BELIEF = _rx(
+_BELIEF = any_of(
     r"\b(religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|hindu\w*|buddhis\w*|atheis\w*|catholic\w*|"
     r"protestant\w*|orthodox|evangelical|mormon|sikh\w*|church|mosque|synagogue|temple(?! bar| run)|pray\w*|ramadan|"
     r"convert(ed|ing)? to)\b",
@@ -102,7 +98,7 @@ _BELIEF = _rx(
     r"\b(gay|lesbian|bisexual|transgender|trans(?! fats?\b)|queer|lgbtq\w*|homosexual\w*|sexual orientation|"
     r"sex life)\b",
 )
-_MONEY = _rx(
+_MONEY = any_of(
     r"\b(salary|salaries|income|wages?|paycheck|net worth|debts?|mortgage|loan|owe|gehalt|lohn|verdiene|"
     r"salaire|revenu|salario|sueldo|cobro|salário|ganho|stipendio|guadagno|pensj\w*|zarabiam|зарплат\w*|"
     r"зарабатываю|maaş\w*|gelir\w*)\b.{0,40}\d|\d.{0,40}\b(salary|income|wages?|debts?|mortgage|gehalt|"
@@ -116,7 +112,7 @@ _MONEY = _rx(
     r"\b(netos?|brutto|netto|gross|net)\b.{0,15}\b(al mes|im monat|per month|a month|par mois|al mese|"
     r"ao mês|miesięcznie|в месяц)\b|\baylık\b|工资|月薪|年薪|月収|年収|راتب|वेतन|सैलरी|연봉|월급",
 )
-_PLACE = _rx(
+_PLACE = any_of(
     r"\b\d{1,5}[a-z]?,?\s+([\w'-]+\s+){0,3}(street|st|road|rd|avenue|ave|lane|ln|boulevard|blvd|drive|dr|court|ct|"
     r"way|place|pl|terrace|crescent|close|square|sq)\b(?=\s*([,.;!?]|$|\d|#|apt|apartment|flat|suite|unit|in|"
     r"near|(?-i:[A-Z])))",
@@ -128,7 +124,7 @@ _PLACE = _rx(
     r"\b(postcode|post code|zip code|postal code|postleitzahl|code postal|código postal|cap|kod pocztowy)\b",
     r"\b(my|our)\s+(home\s+)?address\b|\b(i live|i'm staying|i am staying|i'm at|i am at)\s+(at\s+)?\d",
 )
-_ID = _rx(
+_ID = any_of(
     r"\b\d{3}-\d{2}-\d{4}\b",
     r"\b(ssn|social security|passport|licen[cs]e number|driver'?s licen[cs]e|national (id|insurance)|id card|"
     r"identity card|tax id|tax number|pesel|aadhaar|cpf|codice fiscale|tc kimlik|personalausweis|steuer-?id|"
@@ -140,10 +136,10 @@ _ID = _rx(
 # Nine digits or more with nothing to say what they are: an identity number may be one. A number the text
 # calls a phone number, or written in international form (+44 …), is how to reach the user, not an identity.
 _LONG_NUMBER = re.compile(r"(?<![\d.+])\d(?:[ -]?\d){8,}(?!\d)")
-_PHONE = _rx(r"\b(phone|mobile|cell|cellphone|tel|telephone|landline|whatsapp|signal|sim|fax|handy|móvil|movil|"
+_PHONE = any_of(r"\b(phone|mobile|cell|cellphone|tel|telephone|landline|whatsapp|signal|sim|fax|handy|móvil|movil|"
              r"teléfono|telefono|téléphone|portable|telefon|telefoon|cellulare|celular|телефон|номер)\b",
              r"(?<![\w+])\+\d{1,3}[ -]?\d")
-_EXPLICIT_REMEMBER = _rx(
+_EXPLICIT_REMEMBER = any_of(
     r"\b(remember|keep in mind|note that|don't forget|do not forget|save this|store this|merk dir|merke dir|"
     r"speichere|retiens|souviens-toi|n'oublie pas|recuerda|guarda|no olvides|lembre|lembra|guarde|ricorda|"
     r"ricordati|zapamiętaj|zapamietaj|запомни|не забудь|unutma|hatırla|kaydet)\b",
@@ -154,7 +150,7 @@ _EXPLICIT_REMEMBER = _rx(
 # A health word that names the user's work, not their health: a profession ("I'm a psychotherapist",
 # "I work as an oncology nurse") or the place or field they work in ("a nurse on a psychiatric ward",
 # "I work at a cancer charity"). Only in a sentence that says what the user does for work.
-_OCCUPATION = _rx(
+_OCCUPATION = any_of(
     r"\b(i|the user|they|he|she)\s+(work|works|worked|volunteer|volunteers|teach|teaches|lecture|lectures|"
     r"research|researches|run|runs|manage|manages|lead|leads|train|trains|study|studies)\b|\b(i'm|i am|the user is|"
     r"they are|he is|she is)\s+(working|employed|training|studying|volunteering)\b|\b(my|the user's|their) job\b",
@@ -169,7 +165,7 @@ _OCCUPATION = _rx(
     r"psiquiatra|psicólog\w+|terapeuta))|\b(trabalho|sou (enfermeir\w+|médic\w+|psicólog\w+))|\b(lavoro|sono "
     r"(infermier\w+|medico|psichiatra|psicolog\w+))|\b(pracuję|работаю|çalışıyorum)\b",
 )
-_HEALTH_AT_WORK = _rx(
+_HEALTH_AT_WORK = any_of(
     r"\b(psychiatr\w*|psycholog\w*|psychotherap\w*|oncolog\w*|cancer|diabet\w*|mental health|addiction|"
     r"rehab\w*|dementia|hiv|aids|hospice|palliative|maternity|paediatric|pediatric|geriatric|cardiac|"
     r"neurolog\w*|eating disorders?|substance (mis)?use|drug and alcohol|therap(y|ies))\s+"

@@ -13,7 +13,7 @@ from functools import cache
 
 from confusable_homoglyphs import confusables
 
-__all__ = ["normalise", "prompt_text"]
+__all__ = ["any_of", "normalise", "prompt_text"]
 
 # Invisible characters that are not of category Cf (format): the combining grapheme joiner,
 # variation selectors, Hangul fillers, the braille blank and the Mongolian vowel separator.
@@ -97,3 +97,9 @@ def prompt_text(text: str) -> str:
 def normalise(text: str) -> str:
     """Case-folded text with runs of whitespace collapsed to one space."""
     return " ".join(text.casefold().split())
+
+
+def any_of(*patterns: str) -> re.Pattern[str]:
+    """One case-insensitive pattern matching any of ``patterns`` (regular expressions, joined by ``|``):
+    how the screen's word lists are written."""
+    return re.compile("|".join(patterns), re.IGNORECASE)

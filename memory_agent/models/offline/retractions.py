@@ -10,19 +10,18 @@ from __future__ import annotations
 import re
 
 from memory_agent.models.offline.grammar import noun_topic, rewrite, topic_for, trim_tail
-from memory_agent.models.offline.rules import Hit
+from memory_agent.models.offline.rules import CLAUSE_END, Hit
 from memory_agent.models.offline.vocabulary import NOT_NAMES
 
 __all__ = ["retraction"]
 
-_STOP = r"(?=\s*(?:[,;!?]|\.(?:\s|$)|$))"
 _RETRACT = re.compile(
-    r"\b(?:forget|stop remembering)\s+(?P<x>[^,;!?]+?)" + _STOP
+    r"\b(?:forget|stop remembering)\s+(?P<x>[^,;!?]+?)" + CLAUSE_END
     + r"|\b(?:delete|remove|erase|wipe|clear)\s+(?P<y>[^,;!?]+?)\s+from\s+(?:your\s+)?memory\b",
     re.I,
 )
 _KEEP_NOT = re.compile(r"^(?:please\s+)?(?:(?:don't|do not)\s+(?:keep|store|save|remember)|"
-                       r"stop\s+(?:storing|keeping|saving))\s+(?P<x>[^,;!?]+?)" + _STOP, re.I)
+                       r"stop\s+(?:storing|keeping|saving))\s+(?P<x>[^,;!?]+?)" + CLAUSE_END, re.I)
 _EVERY = re.compile(r"^(?:(?:absolutely\s+)?(?:everything|anything|all)(?:\s+(?:of\s+it|you\s+know|you\s+have|"
                     r"you've got|I\s+(?:said|told you|mentioned)))?\s+(?:about|on|regarding|related to)|"
                     r"all\s+(?:the\s+)?(?:stuff|things|details|memories|facts)\s+(?:about|on|regarding))\s+", re.I)

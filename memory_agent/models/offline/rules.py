@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from memory_agent.models.offline.grammar import conj, noun_topic, rewrite, topic_for, trim_tail
 from memory_agent.models.offline.vocabulary import GENERIC_STOP, NOT_NAMES, PAST_IRREGULAR, PETS, TIME, WHEN_CHANGED
 
-__all__ = ["RULES", "Handler", "Hit"]
+__all__ = ["CLAUSE_END", "RULES", "Handler", "Hit"]
 
 
 @dataclass
@@ -30,8 +30,9 @@ class Hit:
     every: bool = False  # a retraction of everything about what it names ("forget everything about X")
 
 
-_STOP = r"(?=\s*(?:[,;!?]|\.(?:\s|$)|$))"
-_O = r"(?P<x>[^,;!?]+?)" + _STOP  # object: up to the next comma or the end of the clause
+#: The end of a clause, not consumed: a comma, semicolon, "!" or "?", a full stop before a space, or the end.
+CLAUSE_END = r"(?=\s*(?:[,;!?]|\.(?:\s|$)|$))"
+_O = r"(?P<x>[^,;!?]+?)" + CLAUSE_END  # object: up to the next comma or the end of the clause
 _L = r"(?P<x>[^;!?]+?)(?=\s*[.!?]*\s*$)"  # the rest of the clause
 _AM = r"^I(?:'m|\s+am)\s+"
 _ADV = (r"(?:(?:really|also|usually|always|generally|mostly|mainly|much|strongly|still|definitely|"
@@ -94,11 +95,11 @@ _add(r"^(?:please\s+)?(?:(?:always|from now on,?)\s+)*(?:answer|reply|respond|wr
 _KEEP = r"^(?:please\s+)?(?:always\s+)?keep\s+(?:your\s+|the\s+|my\s+)?(?:answers|replies|responses|it)\s+"
 _add(_KEEP + r"(?P<x>short|brief|concise|simple|detailed|technical|formal|casual|informal)\b",
      "procedural", "answer style", "The user wants {x} answers.")
-_add(_KEEP + r"(?P<x>under\s+[^,;!?]+?)" + _STOP, "procedural", "answer style", "The user wants answers {x}.")
+_add(_KEEP + r"(?P<x>under\s+[^,;!?]+?)" + CLAUSE_END, "procedural", "answer style", "The user wants answers {x}.")
 _CODE = "procedural", "code language", "The user wants code examples in {x}."
 _FROM_NOW = r"(?:\s+(?:from now on|from here on(?: out)?|going forward|please|only|too))*"
 _add(r"^(?:please\s+)?(?:always\s+)?(?:(?:give|show|write|send|provide)\s+(?:me\s+)?(?:all\s+)?(?:the\s+|your\s+)?)?"
-     r"(?:code\s+)?(?:examples?|snippets?|samples?|code)\s+in\s+(?P<x>[\w#+.]+?)" + _FROM_NOW + _STOP, *_CODE)
+     r"(?:code\s+)?(?:examples?|snippets?|samples?|code)\s+in\s+(?P<x>[\w#+.]+?)" + _FROM_NOW + CLAUSE_END, *_CODE)
 _add(r"^(?:please\s+)?use\s+(?P<x>[\w#+.]+)\s+for\s+(?:the\s+|all\s+)?(?:code\s+)?(?:examples|snippets|code)",
      *_CODE)
 
@@ -112,7 +113,7 @@ _PARTICIPLE = {"call": "called", "phone": "phoned", "ring": "rung", "text": "tex
 
 
 @_rule(r"^(?:please\s+)?(?:do not|don't|never)\s+(?P<v>" + "|".join(_PARTICIPLE) + r")\s+(?:me|us)\b"
-       r"(?:\s+up)?(?P<x>[^,;!?]*?)" + _STOP)
+       r"(?:\s+up)?(?P<x>[^,;!?]*?)" + CLAUSE_END)
 def _no_contact(m: re.Match[str]) -> Hit:
     when = trim_tail(m["x"]).strip()
     content = f"The user does not want to be {_PARTICIPLE[m['v'].lower()]}{' ' + rewrite(when) if when else ''}"
@@ -162,7 +163,7 @@ def _agent_instruction(m: re.Match[str]) -> Hit:
 
 _add(_AM + r"(?:(?:very|quite|\w+ly)\s+)?allergic\s+to\s+" + _O,
      "constraint", "allergy", "The user is allergic to {x}.")
-_add(r"^I\s+have\s+(?P<a>an?\s+)?(?:(?:severe|mild|bad)\s+)?(?P<x>[\w -]+?)\s+allergy" + _STOP,
+_add(r"^I\s+have\s+(?P<a>an?\s+)?(?:(?:severe|mild|bad)\s+)?(?P<x>[\w -]+?)\s+allergy" + CLAUSE_END,
      "constraint", "allergy", "The user has {a}{x} allergy.")
 _add(_AM + r"(?:a\s+)?(?P<x>coeliac|celiac)\b", "constraint", "gluten", "The user is {x}.")
 _add(_AM + r"(?:(?:a|an|strictly|strict|fully|mostly)\s+)*(?P<x>vegetarian|vegan|pescatarian|gluten[- ]free|"
@@ -175,18 +176,18 @@ _PHONE_NUMBER = r"(?P<x>\+?\d[\d ()-]{6,}\d)"
 _add(r"^(?:my|our)\s+(?:new\s+)?(?:mobile|phone|cell|cellphone)(?:\s+number)?\s+(?:is\s+|:\s*)" + _PHONE_NUMBER,
      "fact", "phone", "The user's phone number is {x}.")
 # a number the user asks to be used from now on ("Use +48 733 090 412 from here on") is theirs
-_add(r"^(?:please\s+)?use\s+" + _PHONE_NUMBER + r"\s+(?:from\s+(?:now|here)\s+on|going\s+forward)" + _STOP,
+_add(r"^(?:please\s+)?use\s+" + _PHONE_NUMBER + r"\s+(?:from\s+(?:now|here)\s+on|going\s+forward)" + CLAUSE_END,
      "fact", "phone", "The user's phone number is {x}.")
 _add(r"^(?:the\s+|my\s+)?new\s+(?:one|number)\s+is\s+" + _PHONE_NUMBER, "fact", "phone",
      "The user's phone number is {x}.")
 _add(r"^(?:(?:i\s+)?(?:got|have|'ve got|just got)\s+)?(?:a\s+)?new\s+(?:sim|number|phone|mobile)\b[^\d+]{0,30}?"
      + _PHONE_NUMBER, "fact", "phone", "The user's phone number is {x}.")
-_add(r"^(?:my name is|my name's)\s+(?P<x>[^,;!?]{1,40}?)" + _STOP, "fact", "name", "The user's name is {x}.")
+_add(r"^(?:my name is|my name's)\s+(?P<x>[^,;!?]{1,40}?)" + CLAUSE_END, "fact", "name", "The user's name is {x}.")
 # "Hi, I'm Ines, I live …": one capitalised word after "I'm" is a name, unless it is a nationality,
 # a language or a faith ("I'm Italian", "I'm Catholic") or a word of mood ("I'm Sorry")
 _add(_AM + r"(?!(?:" + NOT_NAMES + r")\b)(?P<x>(?-i:[A-Z][a-z]+(?:-[A-Z][a-z]+)?))"
      r"(?=\s*(?:[,.!]|$|\s+(?:and|here|from|by the way)\b))", "fact", "name", "The user's name is {x}.")
-_add(r"^(?:call me|I go by)\s+(?P<x>[^,;!?]{1,40}?)" + _STOP,
+_add(r"^(?:call me|I go by)\s+(?P<x>[^,;!?]{1,40}?)" + CLAUSE_END,
      "fact", "name", "The user wants to be called {x}.")
 _HAVE = (r"^I(?:'ve\s+got|\s+(?:(?:now|still|currently|also)\s+)?(?:have(?:\s+got)?|own))\s+"
          r"(?P<x>(?:a|an|one|two|three|four|\d+)\s+")
@@ -213,14 +214,14 @@ def _pet_adopted(m: re.Match[str]) -> Hit:
 
 
 _add(_HAVE + r"[\w ]*?" + PETS + r"s?\s+"
-     r"(?:named|called)\s+[^,;!?]+?)" + _STOP, "fact", "pet", "The user has {x}.")
+     r"(?:named|called)\s+[^,;!?]+?)" + CLAUSE_END, "fact", "pet", "The user has {x}.")
 # contact data given as labelled values: "phone 090-4417-2286, email haruto.s@kumomail.jp"
 _add(r"^(?:(?:my|our)\s+)?(?:(?:work|personal|private|home|new)\s+)?(?:phone|mobile|cell|tel)(?:\s+(?:number|no\.?))?"
      r"\s*(?:is\s+|:\s*|\s)" + _PHONE_NUMBER, "fact", "phone", "The user's phone number is {x}.")
 _add(r"^(?:(?:my|our)\s+)?(?P<w>(?:work|personal|private|home|new)\s+)?e-?mail(?:\s+address)?\s*(?:is\s+|:\s*|\s)"
      r"(?P<x>[\w.+-]+@[\w-]+(?:\.[\w-]+)+)", "fact", "{w}email", "The user's {w}email address is {x}.")
 _add(_HAVE + r"(?![^,;!?]*\b(?:question|idea|problem|issue|doubt|minute|second|moment|feeling|meeting|call|"
-     r"request)s?\b)[^,;!?]+?)" + _STOP, "fact", "*", "The user has {x}.")
+     r"request)s?\b)[^,;!?]+?)" + CLAUSE_END, "fact", "*", "The user has {x}.")
 _add(r"^I\s+(?:have to|must|need to|am required to|'m required to)\s+use\s+" + _O,
      "constraint", "*", "The user has to use {x}.")
 # Said in passing, anywhere in a clause (before the "my X is …" rules below, which would read the clause
@@ -294,7 +295,7 @@ _add(_AM + r"(?:currently\s+|temporarily\s+|now\s+)?(?P<v>staying|working)\s+(?P
      "fact", "current location", "The user is {v} {prep} {x}.")
 _add(r"^I\s+(?:currently\s+|now\s+)?work\s+(?P<prep>at|for)\s+" + _O, "fact", "employer",
      "The user works {prep} {x}.")
-_add(r"^I\s+(?:currently\s+|now\s+)?work\s+(?P<x>(?:in|on)\s+[^,;!?]+?\s+(?:at|for)\s+[^,;!?]+?)" + _STOP, "fact",
+_add(r"^I\s+(?:currently\s+|now\s+)?work\s+(?P<x>(?:in|on)\s+[^,;!?]+?\s+(?:at|for)\s+[^,;!?]+?)" + CLAUSE_END, "fact",
      "employer", "The user works {x}.")  # "I work in the QA lab at Halvorsen Pharma"
 _add(_AM + r"(?:currently\s+|now\s+)?(?:working|employed)\s+(?:at|for|by)\s+" + _O,
      "fact", "employer", "The user works at {x}.")
@@ -315,8 +316,8 @@ _SWITCH = (r"^(?P<subj>I|we)\s+" + _PERF
 @_rule(_SWITCH + r"from\s+(?P<old>[^,;]+?)\s+to\s+" + _O
        + "|" + _SWITCH.replace("subj", "subj2") + r"(?:off(?:\s+of)?|away\s+from)\s+(?P<old2>[^,;]+?)\s*,?\s*"
        r"(?:and\s+)?(?:now\s+)?(?:everything|all|it|we|things|our stack)(?:'s|'re|\s+(?:is|are|runs?))\s+"
-       r"(?:now\s+)?(?:on|in|using|with)\s+(?P<y>[^,;!?]+?)" + _STOP
-       + "|" + _SWITCH.replace("subj", "subj3") + r"to\s+(?P<z>[^,;!?]+?)" + _STOP)
+       r"(?:now\s+)?(?:on|in|using|with)\s+(?P<y>[^,;!?]+?)" + CLAUSE_END
+       + "|" + _SWITCH.replace("subj", "subj3") + r"to\s+(?P<z>[^,;!?]+?)" + CLAUSE_END)
 def _switch(m: re.Match[str]) -> Hit | None:
     new = re.sub(r"\s+now$", "", WHEN_CHANGED.sub("", TIME.sub("", m["x"] or m["y"] or m["z"])), flags=re.I)
     topic = topic_for(new) or topic_for(m["old"] or m["old2"] or "")
@@ -331,27 +332,28 @@ _add(r"^(?:I|we)\s+" + _PERF + r"(?:moved|relocated)\s+to\s+" + _O, "fact", "hom
      change=True)
 # "we're in Grenoble now": where the user lives ("now": a change of home); "I'm in Paris": where they are
 _WE_ARE = r"^(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+"
-_add(_WE_ARE + r"(?:settled\s+|living\s+)?in\s+" + _PLACE + r"\s+now" + _STOP, "fact", "home city",
+_add(_WE_ARE + r"(?:settled\s+|living\s+)?in\s+" + _PLACE + r"\s+now" + CLAUSE_END, "fact", "home city",
      "The user lives in {x}.")
-_add(_WE_ARE + r"(?:now\s+)?(?:settled|living)\s+in\s+" + _PLACE + _STOP, "fact", "home city", "The user lives in {x}.")
+_add(_WE_ARE + r"(?:now\s+)?(?:settled|living)\s+in\s+" + _PLACE + CLAUSE_END, "fact", "home city",
+     "The user lives in {x}.")
 _add(_WE_ARE + r"(?:usually|normally|generally)\s+in\s+" + _PLACE + r"\b", "fact", "home city",
      "The user is usually in {x}.")
 _add(_WE_ARE + r"(?:currently\s+)?in\s+" + _PLACE + r"\b", "fact", "current location", "The user is in {x}.")
 # "we're getting married in June", "we're buying a flat": a change under way, the user's too
 _add(_WE_ARE + r"(?P<p>(?P<x>(?:getting\s+(?:married|divorced|engaged)|having\s+a\s+baby|expecting|buying|selling|"
-     r"renovating|building|moving)\b[^,;!?]*?))" + _STOP, "event", "*", "The user is {p}.")
+     r"renovating|building|moving)\b[^,;!?]*?))" + CLAUSE_END, "event", "*", "The user is {p}.")
 # "we're a team of 6 doing two-week sprints": the user is one of the group
-_add(r"^we(?:'re|\s+are)\s+(?P<x>(?:a|an)\s+(?!(?:bit|little|lot|kind|sort|few|couple of)\b)[^,;!?]+?)" + _STOP,
+_add(r"^we(?:'re|\s+are)\s+(?P<x>(?:a|an)\s+(?!(?:bit|little|lot|kind|sort|few|couple of)\b)[^,;!?]+?)" + CLAUSE_END,
      "fact", "*", "The user is part of {x}.")
 # without a subject, as chat often is: "currently reading Piranesi", "started Piranesi last night"
-_add(r"^(?P<p>(?:currently|still|now)\s+\w+ing\s+(?P<x>[^,;!?]+?))" + _STOP, "fact", "*", "The user is {p}.")
+_add(r"^(?P<p>(?:currently|still|now)\s+\w+ing\s+(?P<x>[^,;!?]+?))" + CLAUSE_END, "fact", "*", "The user is {p}.")
 _add(r"^(?:just\s+|finally\s+)?(?P<v>started|began|finished|joined|adopted|bought|booked|enrolled in|signed up for)\s+"
      + _O, "event", "*", "The user {v} {x}.")
 # "I'm on parental leave until May", "I'm on a low-salt diet": a state the user is in
 _add(_AM + r"(?:currently\s+)?(?P<p>on\s+(?!(?:it|that|this|board|my way|the way|track|time|top|fire)\b)"
-     r"(?P<x>[^,;!?]+?))" + _STOP, "fact", "*", "The user is {p}.")
+     r"(?P<x>[^,;!?]+?))" + CLAUSE_END, "fact", "*", "The user is {p}.")
 # "I'm not drinking at all": a negated activity
-_add(_AM + r"(?P<p>not\s+(?P<x>\w+ing\b(?!\s+(?:it|that|this|them)\b)[^,;!?]*?))" + _STOP, "fact", "*",
+_add(_AM + r"(?P<p>not\s+(?P<x>\w+ing\b(?!\s+(?:it|that|this|them)\b)[^,;!?]*?))" + CLAUSE_END, "fact", "*",
      "The user is {p}.")  # not "I'm not doing it anymore": what "it" was is in another sentence
 
 
@@ -400,10 +402,10 @@ def _preference(m: re.Match[str]) -> Hit:
 
 
 _add(_AM + r"(?P<p>(?:really\s+|very\s+|so\s+|totally\s+)?(?:into|keen\s+on|a\s+(?:big\s+|huge\s+)?fan\s+of|"
-     r"passionate\s+about|obsessed\s+with|interested\s+in)\s+(?P<x>[^,;!?]+?))" + _STOP,
+     r"passionate\s+about|obsessed\s+with|interested\s+in)\s+(?P<x>[^,;!?]+?))" + CLAUSE_END,
      "preference", "*", "The user is {p}.")
 _add(_AM + r"(?P<p>(?:currently\s+|still\s+|now\s+)?(?:learning|studying|practicing|practising|training for|"
-     r"taking|teaching|volunteering|coaching|playing|reading|saving for|raising)\s+(?P<x>[^,;!?]+?))" + _STOP,
+     r"taking|teaching|volunteering|coaching|playing|reading|saving for|raising)\s+(?P<x>[^,;!?]+?))" + CLAUSE_END,
      "fact", "*", "The user is {p}.")
 _add(_AM + r"(?P<p>(?:going|planning|about|getting ready|excited|flying|travell?ing|heading|driving|off)\s+to\s+"
      + _O + ")", "event", "*v",
@@ -412,12 +414,12 @@ _add(r"^I(?:'ll|\s+will)\s+" + _O, "event", "*v", "The user will {x}.")
 _add(r"^I\s+(?P<v>plan|intend)\s+to\s+" + _O, "event", "*v", "The user {v}s to {x}.")
 # "I'm a backend dev at Spotify", "I'm now a junior data analyst at Flexport": where the user works
 _add(_AM + r"(?:now\s+|currently\s+|still\s+)?(?P<x>(?:a|an)\s+[^,;!?]+?\s+(?:at|for|with)\s+(?-i:[A-Z])[^,;!?]*?)"
-     + _STOP, "fact", "employer", "The user is {x}.")
+     + CLAUSE_END, "fact", "employer", "The user is {x}.")
 _add(_AM + r"(?P<x>(?:a|an|the)\s+(?!(?:bit|little|lot|kind|sort|one|only|same|best|worst)\b)[^,;!?]+?)"
-     + _STOP, "fact", "role",
+     + CLAUSE_END, "fact", "role",
      "The user is {x}.")
 _add(r"^I(?:'ve|\s+have)\s+been\s+(?P<x>(?:\w+ing|married|divorced|engaged|sober|an?\s+\w+)\b[^,;!?]*?)"
-     + _STOP, "fact", "*", "The user has been {x}.")
+     + CLAUSE_END, "fact", "*", "The user has been {x}.")
 _add(r"^(?:my|our|the)\s+(?P<thing>budget|deadline|due date|time limit|launch date)\s+(?P<v>is|are|was)\s+"
      + _O, "constraint", "{thing}", "The user's {thing} {v} {x}.")
 _add(r"^(?:my|our)\s+(?!(?:day|week|weekend|morning|evening|night|question|point|guess|pleasure|bad|mistake|"
@@ -447,11 +449,11 @@ def _we_do(m: re.Match[str]) -> Hit:
 # "Haskell is my favourite language by a mile"
 _add(r"^(?P<x>(?-i:[A-Z])[\w#+.'-]*(?:\s+[\w#+.'-]+){0,4}?)\s+(?:is|are)\s+(?:still\s+)?my\s+"
      r"(?:all[- ]time\s+|absolute\s+)?(?P<fav>favou?rite)\s+(?P<thing>[\w -]+?)"
-     r"(?:\s+(?:by (?:a mile|far)|ever|of all time|these days|right now))?" + _STOP,
+     r"(?:\s+(?:by (?:a mile|far)|ever|of all time|these days|right now))?" + CLAUSE_END,
      "preference", "*{thing}", "The user's {fav} {thing} is {x}.")
 
 
-@_rule(r"^I\s+do\s+(?P<x>[^,;!?]+?)" + _STOP)
+@_rule(r"^I\s+do\s+(?P<x>[^,;!?]+?)" + CLAUSE_END)
 def _i_do(m: re.Match[str]) -> Hit | None:
     """ "I do marketing for a skincare brand"; not "I do think …" nor "I do not …"."""
     first = m["x"].split()[0].lower()
