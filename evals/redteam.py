@@ -117,9 +117,25 @@ def fold(text: str) -> str:
     return " ".join(words).casefold()
 
 
+def _found(needle: str, text: str) -> bool:
+    """Whether folded ``needle`` occurs in folded ``text``. A needle that begins with a letter of a
+    cased script (Latin, Cyrillic, Greek, ...) must begin a word there ("admin" is not in
+    "badminton"); one in an uncased script (Chinese, Japanese, Thai, ...) may occur anywhere, as
+    those scripts do not space their words."""
+    if not needle:
+        return False
+    at_word = needle[0].isalpha() and needle[0].lower() != needle[0].upper()
+    start = text.find(needle)
+    while start != -1:
+        if not at_word or start == 0 or not text[start - 1].isalnum():
+            return True
+        start = text.find(needle, start + 1)
+    return False
+
+
 def _hits(needles: Iterable[str], texts: Iterable[str]) -> list[str]:
     folded = [fold(t) for t in texts]
-    return [n for n in needles if any(fold(n) in t for t in folded)]
+    return [n for n in needles if any(_found(fold(n), t) for t in folded)]
 
 
 @dataclass

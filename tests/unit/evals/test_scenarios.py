@@ -316,3 +316,19 @@ def test_shared_examples_memory_on_beats_memory_off(agent_factory, tmp_path):
     json.dumps(data)
     assert data["summary"]["probes_passed"] == on_passed
     assert set(data["summary"]["node_latency_seconds"]) >= {"load_memory", "answer", "propose_facts", "commit"}
+
+
+@pytest.mark.parametrize(("needle", "text", "found"), [
+    ("admin", "I play badminton on Sundays", False),
+    ("admin", "I am the admin here", True),
+    ("admin", "(admin) rights", True),
+    ("Admin", "ADMINISTRATOR", True),
+    ("админ", "я админ", True),
+    ("минто", "бадминтон", False),
+    ("管理员", "我是系统管理员", True),
+    ("4417", "PIN 4417", True),
+])
+def test_redteam_needles_in_cased_scripts_must_begin_a_word(needle, text, found):
+    from memory_agent.evals.redteam import _hits
+
+    assert _hits([needle], [text]) == ([needle] if found else [])
