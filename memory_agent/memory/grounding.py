@@ -63,7 +63,8 @@ _PLACE_KINDS = frozenset(re.findall(r"\S+", (
     "street road avenue square market church cathedral mosque temple synagogue bridge island mountain beach bay "
     "forest valley hall theatre theater hotel restaurant cafe centre center office club group company bank")))
 _VALUE_WORDS = re.compile(
-    r"\b((?<!-)free|discount\w*|refund\w*|rebate\w*|credit\w*|coupon\w*|voucher\w*|cashback|waive\w*|compensation|"
+    r"\b((?<!-)free(?![- ]time)|discount\w*|refund\w*|rebate\w*|credit\w*|coupon\w*|voucher\w*|cashback|waive\w*|"
+    r"compensation|"
     r"lifetime|premium|gold|platinum|vip|tier|admin(?!ister(?:s|ed|ing)?\b)\w*|superuser|root|moderator\w*|operator\w*|owner|staff|"
     r"privilege\w*|permission\w*|rights|access|clearance|verified|entitled|owed|unlimited|unrestricted)\b",
     re.IGNORECASE,
@@ -80,10 +81,32 @@ def _stemmer():
     return Stemmer.Stemmer("english")
 
 
+# Number words 0-100 in the languages a memory is often translated from (``num2words``, so "ده" finds the
+# "10" of "after 10 p.m."), accents folded as the evidence is. A word in Latin letters shorter than four
+# is left out ("on" is ten in Turkish, "ti" in Danish): too many sentences hold it in another sense.
+_NUMBER_LANGUAGES = ("de", "fr", "es", "it", "pt", "nl", "pl", "ru", "uk", "cs", "tr", "sv", "da", "no", "fi", "hu",
+                     "ro", "id", "fa", "ar", "he")
+
+
+@lru_cache(maxsize=1)
+def _number_phrases() -> tuple[re.Pattern[str], dict[str, str]]:
+    from num2words import num2words
+
+    table = dict(_NUMBER_WORDS)
+    for lang in _NUMBER_LANGUAGES:
+        for n in range(101):
+            phrase = _unaccented(num2words(n, lang=lang).casefold())
+            if len(phrase) >= 4 or not phrase.isascii():
+                table.setdefault(phrase, str(n))
+    alternatives = "|".join(re.escape(p) for p in sorted(table, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)"), table
+
+
 def _digits(text: str) -> set[str]:
+    """The numbers ``text`` (folded) holds, as digit strings: written in digits, or as words."""
     found = {re.sub(r"\D", "", n) for n in _NUMBER.findall(text)}
-    words = {_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text) if w in _NUMBER_WORDS}
-    return found | words
+    pattern, table = _number_phrases()
+    return found | {table[m.group(0)] for m in pattern.finditer(text)}
 
 
 # letters that Unicode does not decompose into a base letter and a mark ("Đà Nẵng", "Łódź", "Ørsted")
@@ -120,18 +143,22 @@ _ROLE_ANY = re.compile(r"administra\w*|amministra\w*|administrateur\w*|beheerder
 
 def _names(kind: re.Pattern[str], evidence: str, evidence_words: list[str]) -> bool:
     """Whether ``evidence`` holds a term of ``kind``, also as the head of a compound ("kortingsbonnen")."""
-    return bool(kind.search(evidence)) or any(kind.fullmatch(w[:k]) for w in evidence_words
-                                              for k in range(5, len(w)))
+    return bool(kind.search(evidence)) or any(kind.fullmatch(w[:k]) or kind.fullmatch(w[-k:])
+                                              for w in evidence_words for k in range(5, len(w)))
 
 
 # money words of languages the screen does not read (a memory written in English from them is grounded,
 # then screened in English), and "free" as a price in other languages
 _MONEY_MORE = re.compile(r"hoàn tiền|giảm giá|khuyến mãi|tín dụng|diskon|potongan harga|pengembalian dana|"
                          r"kredit|знижк\w*|повернення коштів|кешбек|återbetalning\w*|återbäring|rabatt\w*|sleva|"
-                         r"slevu|vrácení peněz|reducer\w*|rambursar\w*|έκπτωσ\w*|επιστροφή χρημάτων|הנחה|החזר\w*",
+                         r"slevu|vrácení peněz|reducer\w*|rambursar\w*|έκπτωσ\w*|επιστροφή χρημάτων|הנחה|החזר\w*|"
+                         # Finnish, Hungarian, Danish and Norwegian
+                         r"hyvity\w*|alennu\w*|alennukse\w*|palautu\w*|visszatérítés\w*|kedvezmény\w*|"
+                         r"jóváírás\w*|refusion\w*|godtgørelse\w*|kompensation\w*|kompensasjon\w*|erstatning\w*",
                          re.IGNORECASE)
 _FREE_ANY = re.compile(r"gratis|gratuit\w*|kostenlos\w*|umsonst|bezpłatn\w*|darmow\w*|ücretsiz|bedava|"
-                       r"бесплатн\w*|безкоштовн\w*|miễn phí|免费|無料|무료|مجان\w*|मुफ़्त|मुफ्त|kosteloos",
+                       r"бесплатн\w*|безкоштовн\w*|miễn phí|免费|無料|무료|مجان\w*|मुफ़्त|मुफ्त|kosteloos|ilmai\w*|"
+                       r"ingyen\w*|zdarma|δωρεάν|חינם",
                        re.IGNORECASE)
 _SAME_KIND_ELSEWHERE = {
     **dict.fromkeys(("discount", "refund", "rebate", "credit", "coupon", "voucher", "cashback", "compensation"),

@@ -45,7 +45,7 @@ _HEALTH = any_of(
     r"\b\d+(\.\d+)?\s?(mg|mcg|µg|ml|iu)\b",
     r"\b(depression|psychotherapie|therapeut\w*|krankheit|diagnose|medikament\w*|dépression|thérap\w*|"
     r"maladie|médicament\w*|depresión|terapia|terapeuta|enfermedad|medicamento\w*|ansia|ansiedad|ansiedade|"
-    r"depressione|depressão|malattia|farmac\w+|depresj\w*|choroba|leki|депресс\w*|терапи\w*|болезн\w*|"
+    r"depressione|depressão|malattia|farmac(?!eut|éut|êut|ist)\w+|depresj\w*|choroba|leki|депресс\w*|терапи\w*|болезн\w*|"
     r"лекарств\w*|диабет\w*|rak|kanser|depresyon|ilaç\w*|hastalık\w*)\b",
     r"うつ病|心療内科|精神科|抑郁|焦虑|心理医生|癌症|糖尿病|السكري|الإنسولين|اكتئاب|سرطان|डिप्रेशन|मधुमेह|कैंसर|우울증",
     # recovery from alcohol, drugs or gambling: a support group, sobriety, having stopped
@@ -86,11 +86,17 @@ _CRIMINAL_AT_WORK = any_of(r"\b(prison|probation|parole|jail) (officer|guard|war
 _UNION = any_of(r"\b(trade union|labou?r union|union member(ship)?|member of the union|union rep(resentative)?|shop "
              r"steward|gewerkschaft\w*|syndicat|syndiqué\w*|sindicato|sindacato|związ(ek|ku) zawodow\w*|"
              r"профсоюз\w*|sendika\w*)\b|工会|労働組合|نقابة|ट्रेड यूनियन|노동조합")
+# A church as a workplace or a building, not the user's faith ("the church organist", "kirkon kanttori").
+_BELIEF_AT_WORK = any_of(r"\b(church|cathedral|chapel|parish) (cantor|organist|musician|choir ?(master|director)|"
+                         r"caretaker|sexton|verger|architect|restorer|administrator|secretary|accountant|"
+                         r"sound technician|building|roof|hall|concert)s?\b")
 _BELIEF = any_of(
     r"\b(religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|hindu\w*|buddhis\w*|atheis\w*|catholic\w*|"
     r"protestant\w*|orthodox|evangelical|mormon|sikh\w*|church|mosque|synagogue|temple(?! bar| run)|pray\w*|ramadan|"
     r"convert(ed|ing)? to)\b",
-    r"\b(political|politics|vote[ds]?|voting|voter|ballot|democrat\w*|republican\w*|conservative party|"
+    r"\b(political(?! (science|scientists?|theory|economy|history|philosophy|geography|journalism|reporter|"
+    r"correspondent|editor)\b)|"
+    r"politics|vote[ds]?|voting|voter|ballot|democrat\w*|republican\w*|conservative party|"
     r"labou?r party|party member|member of the \w+ party|socialis\w*|communis\w*|liberal democrats?|"
     r"wähle|gewählt|partei|votar|voté|votei|votato|głosuj\w*|голосу\w*|православн\w*|мусульман\w*|"
     r"католи\w*|kirche|moschee|église|iglesia|igreja|chiesa|kościół|церк\w*)\b",
@@ -163,7 +169,8 @@ _OCCUPATION = any_of(
     r"\b(ich arbeite|ich bin \w*(pfleger|krankenschwester|ärztin|arzt|therapeut\w*|psycholog\w*))|\b(je travaille|"
     r"je suis (infirmi\w+|médecin|psychiatre|psychologue|thérapeute))|\b(trabajo|soy (enfermer\w+|médic\w+|"
     r"psiquiatra|psicólog\w+|terapeuta))|\b(trabalho|sou (enfermeir\w+|médic\w+|psicólog\w+))|\b(lavoro|sono "
-    r"(infermier\w+|medico|psichiatra|psicolog\w+))|\b(pracuję|работаю|çalışıyorum)\b",
+    r"(infermier\w+|medico|psichiatra|psicolog\w+))|\bfaccio (il |la |l')(infermier\w+|medico|farmacist\w+)|"
+    r"\b(pracuję|работаю|çalışıyorum|jestem (pielęgniar\w+|lekar\w+|farmaceut\w+))\b",
 )
 _HEALTH_AT_WORK = any_of(
     r"\b(psychiatr\w*|psycholog\w*|psychotherap\w*|oncolog\w*|cancer|diabet\w*|mental health|addiction|"
@@ -176,6 +183,11 @@ _HEALTH_AT_WORK = any_of(
     r"\b(psychiatrist|psychologist|psychotherapist|(speech|occupational|physical|art|music|family|"
     r"couples?|sports?|massage|respiratory)\s+therapist|therapist|counsell?or|oncologist|diabetologist)s?\b",
     r"\b(psychiatr\w+|psycholog\w+|psychotherap\w+|oncolog\w+)\b",
+    # giving others their medication: a nurse's, carer's or pharmacist's work
+    r"\b(administer\w*|giv(e|es|ing)|dispens\w+|hand(s|ing)? out|prepar(e|es|ing)|fill(s|ing)?)\s+(\w+\s+){0,3}"
+    r"(medications?|medicines?|drugs|prescriptions?|injections?|insulin)\b"
+    r"|\bsomministr\w+ (i )?farmac\w+|\b(administr\w+|d(oy|a)r) (medicamento|remedio)s?\b|"
+    r"\bpodaj\w* lek\w*|\bраздаю лекарств\w*",
 )
 
 
@@ -196,7 +208,9 @@ def sensitive_reason(text: str, context: str = "") -> str | None:
     number is a phone number, not an identity number, when ``text`` or ``context`` (the fact the words
     are cited for: "The user's mobile number is …") says so."""
     text = without_work(prompt_text(text))
-    if any(p.search(text) for p in (_HEALTH, _BELIEF, _MONEY, _PLACE, _ID, _UNION, _STATUS)):
+    if _BELIEF.search(_BELIEF_AT_WORK.sub(" ", text)):
+        return REASON
+    if any(p.search(text) for p in (_HEALTH, _MONEY, _PLACE, _ID, _UNION, _STATUS)):
         return REASON
     numbers = _LONG_NUMBER.findall(text)
     phone = bool(numbers) and bool(_PHONE.search(text) or _PHONE.search(prompt_text(context)))

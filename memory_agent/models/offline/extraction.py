@@ -45,6 +45,22 @@ _MEANT = re.compile(r"I\s+meant\b|(?:I|we)\s+(?:\w+\s+)?(?:typed|wrote|said|gave
                     r"(?:I|we)\s+made\s+(?:a|an)\s+(?:\w+\s+)?(?:typo|mistake|error)\b", re.I)
 
 
+# "i" written in lower case is the English "I" typed in a hurry only in an English message; in Danish,
+# Norwegian and Swedish it is "in", in Italian "the", in Polish, Czech and the South Slavic languages "and"
+# ("… 1000 kr. i kompensation"). A message reads as another language when it holds a letter English does
+# not use or a common word of one of those languages, and none of English's commonest words.
+_LOWER_I = re.compile(r"(?:^|[\s,;:(])(?-i:i)\s")
+_ENGLISH = re.compile(r"\b(?:the|my|and|with|of|your|this|that|it|have|has|was|were|been|but|from|just|really|"
+                      r"because|about|when|what|don't|can't|i'm|i've)\b", re.I)
+_NOT_ENGLISH = re.compile(r"[à-ÿā-žḀ-ỿ]|\b(?:og|jeg|det|ikke|til|på|och|jag|är|inte|il|che|di|sono|non|gli|della|"
+                          r"się|jest|nie|mam|jestem|że|jsem|sam|su|und|ich|der|das|els|amb)\b", re.I)
+
+
+def _english(text: str) -> bool:
+    """Whether a lower-case "i" in ``text`` may be read as the English pronoun (:data:`_LOWER_I`)."""
+    return not _NOT_ENGLISH.search(text) or bool(_ENGLISH.search(text))
+
+
 def _clause_hits(clause: str, question: bool, antecedent: str = "") -> list[tuple[Hit, int, int]]:
     """Hits for one clause, each with its evidence start/end offsets inside ``clause``; ``antecedent``
     is what "it" in a "forget …" request stands for (the subject of the sentence before)."""
@@ -196,9 +212,12 @@ def _extract_part(text: str, sentence: str, question: bool, message_id: str, tod
     """Append the facts of one statement (or question) ``sentence`` of ``text`` to ``facts``; a clause
     joined by "so" to one that states an end shares that end."""
     until_before: str | None = None
+    english = _english(text)
     for clause, joint in _clauses(sentence.strip()):
         until = _valid_until(clause, today) or (until_before if _CONSEQUENCE.search(joint) else None)
         until_before = until
+        if not english and _LOWER_I.search(clause):
+            continue
         for hit, start, end in _clause_hits(clause, question, antecedent):
             evidence = clause[start:end].strip(" ,;:") or clause
             content = hit.content if hit.operation == "retract" else as_sentence(hit.content)

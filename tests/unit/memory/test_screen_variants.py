@@ -214,6 +214,9 @@ def test_names_the_user_gives_other_things_are_not_identities_for_the_agent(text
     "I see a psychologist every week.",
     "The user is a patient on a psychiatric ward.",
     "I work at a cancer charity and take sertraline.",
+    "I give myself insulin injections before meals.",
+    "Prendo farmaci per la pressione.",
+    "I sing in the church choir every Sunday and pray before meals.",
 ])
 def test_recovery_and_care_said_in_passing_are_sensitive(text):
     assert sensitive_reason(text), text
@@ -234,6 +237,13 @@ def test_recovery_and_care_said_in_passing_are_sensitive(text):
     "My e-bike has lithium batteries.",
     "I avoid trans fats.",
     "We had drinks at Temple Bar in Dublin.",
+    # giving others their medication is the work of a nurse, carer or pharmacist; a field or a church as work
+    "I work as a care assistant and give the residents their medication at eight.",
+    "The user works as a nurse and administers medicines on a surgical ward.",
+    "Lavoro come infermiere e somministro farmaci in reparto.",
+    "Jestem farmaceutą w aptece przy rynku.",
+    "I lecture in political science at Leeds.",
+    "The user is the cathedral organist in Wells.",
 ])
 def test_a_job_in_health_care_is_not_health_data(text):
     assert sensitive_reason(text) is None, text

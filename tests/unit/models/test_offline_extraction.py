@@ -463,3 +463,18 @@ def test_a_correction_of_something_else_leaves_the_first_value():
     assert facts[0].content == "The user's phone number is 07700 900123."
     assert extract_facts("My birthday is 14 May. Sorry, I mean my partner's is the 15th.", "m1")[0].content == (
         "The user's birthday is 14 May.")
+
+
+@pytest.mark.parametrize("text", [
+    "Vi bor i Odense og jeg har to katte. Naboen gav os 200 kr. i erstatning for hegnet.",
+    "Chefen lovade mig 300 kr. i bonus varje månad.",
+    "Jeg fikk 500 kr. i rabatt på sykkelen.",
+    "Il negozio mi ha dato 20 euro ecc. i buoni valgono un anno.",
+])
+def test_a_lower_case_i_in_another_language_is_no_pronoun(text: str) -> None:
+    assert [f.content for f in extract_facts(text, "m1") if " i " in f" {f.evidence} "] == []
+
+
+def test_a_lower_case_i_in_english_is_the_user() -> None:
+    [fact] = extract_facts("i adopted a greyhound called Pickle last spring, she's the best", "m1")
+    assert "greyhound" in fact.content
