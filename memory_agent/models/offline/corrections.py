@@ -7,8 +7,9 @@ a sign of the mistake ("sorry", "actually", "typo", "I had it wrong", "mixed it 
 offline model reads such a message as an update of one of the two memories the prompt lists first
 (the most related to the message): every value the user gives replaces the value of the same shape
 in that memory, the one nearest in spelling for names and numbers. Shapes: a clock time, an
-ordinal day ("16th"), a number, a weekday, a month, a capitalised name (a number after "turned" or "became"
-replaces the one number a memory holds, whatever its spelling). Nothing happens without a
+ordinal day ("16th"), a number, a weekday (one or every: "Thursdays", written as the memory writes
+it), a month, a capitalised name (a number after "turned" or "became" replaces the one number a
+memory holds, whatever its spelling). Nothing happens without a
 sign of a mistake, in a question, or when no value of the same shape differs.
 """
 
@@ -42,9 +43,9 @@ _SHAPES = (
     ("time", re.compile(r"\b\d{1,2}(?:[:.]\d{2}(?:\s*[ap]m)?|\s*[ap]m)\b", re.I)),
     ("ordinal", re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b", re.I)),
     ("number", re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w.]*\d)")),
-    ("weekday", re.compile(rf"\b(?:{_DAYS})\b", re.I)),
+    ("weekday", re.compile(rf"\b(?:{_DAYS})s?\b", re.I)),
     ("month", re.compile(rf"\b(?:{_MONTHS})\b", re.I)),
-    ("name", re.compile(rf"\b(?!(?:{_DAYS}|{_MONTHS}|The|I)\b)[A-Z][a-z][\w'-]+")),
+    ("name", re.compile(rf"\b(?!(?:{_DAYS})s?\b|(?:{_MONTHS}|The|I)\b)[A-Z][a-z][\w'-]+")),
 )
 
 
@@ -155,9 +156,13 @@ def corrections(text: str, message_id: str, shown: list[Shown]) -> list[Proposed
             swaps = {}
             for shape, token, _, _ in given:
                 old = _closest(token, shape, [h for h in held if h[2] not in swaps], sole)
-                if old is not None:  # a day written as a number keeps its digits: "14 May" -> "15 May"
-                    swaps[old[2]] = (old[3], re.sub(r"(?<=\d)(?:st|nd|rd|th)$", "", token, flags=re.I)
-                                     if old[1].isdigit() and shape == "ordinal" else token)
+                if old is None:
+                    continue
+                if old[1].isdigit() and shape == "ordinal":  # a day written as a number keeps its digits
+                    token = re.sub(r"(?<=\d)(?:st|nd|rd|th)$", "", token, flags=re.I)  # "14 May" -> "15 May"
+                elif shape == "weekday":  # "on Thursdays" for "meets Tuesday evenings": the memory's form
+                    token = token.rstrip("sS") + ("s" if old[1].endswith(("s", "S")) else "")
+                swaps[old[2]] = (old[3], token)
             if not swaps:
                 continue
             content = memory.content

@@ -239,9 +239,13 @@ def _extract_part(text: str, sentence: str, question: bool, message_id: str, tod
 # the 15th", ", sorry, 10:45", "… no wait, Thursday"; not "Oops, wrong chat, my office is …" (another thing)
 _FIX_RIGHT_AFTER = re.compile(
     r"\s*[—–,;:.!-]*\s*"
-    r"(?P<sign>(?:(?:actually|no|sorry|oops|wait|correction|my bad|i mean|i meant|typo)\b[\s,!.:—–-]*)+)"
+    r"(?P<sign>(?:(?:actually|no|sorry|oops|wait|correction|my bad|i mean|i meant|typo|ugh|argh|"
+    r"auto-?correct(?:ed)?)\b[\s,!.:—–-]*)+)"
     r"(?P<fix>(?:(?:it's|it is|that's|that is|make that|should be)\s+)?(?:the\s+)?"
-    r"(?:\d[\d:.,]*(?:st|nd|rd|th|\s*[ap]m)?|(?-i:[A-Z])[\w'-]+))(?=\s*(?:[.!?,;—–]|$))",
+    r"(?:\d[\d:.,]*(?:st|nd|rd|th|\s*[ap]m)?|(?-i:[A-Z])[\w'-]+))"
+    # how the corrected name is spelled: "Klara with a K", "Zoë with two dots"
+    r"(?:\s+(?:with\s+(?:a|an|one|two|double)\s+\S+?(?:\s+(?:dots|accents?))?|spelled\s+\S+?))?"
+    r"(?=\s*(?:[.!?,;—–]|$))",
     re.I,
 )
 
@@ -259,7 +263,7 @@ def _corrected_in_place(fact: ProposedFact, text: str, message_id: str) -> Propo
     right_after = _FIX_RIGHT_AFTER.match(text, end)
     if right_after is None or not MISTAKE.search(right_after["sign"]):
         return fact
-    snippet = right_after.group(0)
+    snippet = text[end:right_after.end("fix")]
     fixed = corrections(snippet, message_id, [Shown("m0", fact.kind, fact.topic, fact.content)])
     if not fixed:
         return fact

@@ -39,6 +39,14 @@ _LEFT = re.compile(r"^(?:I\s+)?(?:just\s+|finally\s+|have\s+|'ve\s+)*(?:left|qui
 _GONE = re.compile(r"^(?P<x>(?-i:[A-Z])[\w'-]+)\s+(?:has\s+|had\s+|sadly\s+)*(?:(?P<moved>went|gone|moved)\s+"
                    r"(?:to\s+live|back)\s+with|passed away|died|ran away|(?:was|got)\s+rehomed|was\s+put\s+down)\b",
                    re.I)
+# "We said goodbye to Biscuit on Tuesday", "we had to put Pepper down", "I lost Mochi last week": said of a
+# pet, its memory is over; said of a person ("said goodbye to Anna at the airport") it ends nothing, so only
+# a memory that names a pet by that name is taken (topic "pet")
+_PET_GONE = re.compile(r"^(?:(?:I|we)\s+)?(?:(?:have|had|'ve|'d|finally|sadly|just)\s+)*(?:(?:had|have)\s+to\s+)?"
+                       r"(?P<verb>said\s+goodbye\s+to|say\s+goodbye\s+to|lost|put)\s+(?:our\s+|my\s+)?"
+                       r"(?:(?:old\s+|sweet\s+|dear\s+)?[a-z]+\s+)?(?P<x>(?-i:[A-Z])[\w'-]+)"
+                       r"(?P<down>\s+(?:down|to\s+sleep))?"
+                       r"(?=\s*(?:[,;.!?]|$|\s+(?:on|last|this|yesterday|today|after|at)\b))", re.I)
 _NOW_SECRET = re.compile(
     r"\b(?:that|this|the|my)\s+(?P<x>[\w' -]{2,40}?)\s+(?:is|was)\s+"
     r"(?:also\s+|actually\s+|really\s+|in fact\s+)?"
@@ -57,6 +65,9 @@ def retraction(s: str, antecedent: str = "") -> tuple[Hit, re.Match[str]] | None
         return Hit("fact", "employer", left["x"], operation="retract"), left
     if (gone := _GONE.match(s)) and gone["x"] not in NOT_NAMES.split("|"):
         return Hit("fact", "pet" if gone["moved"] else "", gone["x"], operation="retract"), gone
+    if (gone := _PET_GONE.match(s)) and gone["x"] not in NOT_NAMES.split("|") \
+            and (gone["down"] or gone["verb"].lower() != "put"):
+        return Hit("fact", "pet", gone["x"], operation="retract"), gone
     if secret := _NOW_SECRET.search(s):
         thing = secret["x"]
         topic = topic_for(thing) or noun_topic(thing)

@@ -251,12 +251,15 @@ def _new_home(m: re.Match[str]) -> Hit | None:
        r"at\s+(?P<x>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)(?!\s*\d)(?=\W|$)"
        r"|^(?:just\s+|finally\s+|officially\s+)?(?:start(?:ed|ing)|began|beginning)\s+(?:(?:on\s+|this\s+|next\s+)?"
        r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|week|month)\s+)?at\s+"
-       r"(?P<y>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)(?!\s*\d)(?=\W|$)")
+       r"(?P<y>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)(?!\s*\d)(?=\W|$)"
+       # who a newcomer meets there: "my onboarding buddy at Revolut", "my new team at Octopus Energy"
+       r"|\bmy\s+(?:onboarding\s+(?:buddy|mentor|manager)|new\s+(?:team|manager|boss|colleagues|teammates))\s+at\s+"
+       r"(?P<z>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)(?!\s*\d)(?=\W|$)")
 def _first_days(m: re.Match[str]) -> Hit | None:
     if re.search(r"\bwith\s+(?:the|my|our)\s+(?:kids|children|family|friends|partner|wife|husband|son|daughter)\b",
                  m.string, re.I) or (m["x"] and re.search(r"\b(?:tomorrow|next|will|'ll|going to)\b", m.string, re.I)):
         return None
-    return Hit("fact", "employer", f"The user works at {m['x'] or m['y']}.")
+    return Hit("fact", "employer", f"The user works at {m['x'] or m['y'] or m['z']}.")
 
 
 # a diet held for a while or fully, without "I'm": "three months fully vegan", "been plant-based since

@@ -145,4 +145,8 @@ NOT_NAMES = (
 # character class: an emoji ends a sentence, and none is part of a fact's content
 EMOJI = r"[\U0001F300-\U0001FAFF\u2600-\u27BF]"
 # Animals kept as pets, singular: "a dog named Pepper", "two rabbits"
-PETS = r"(?:dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|horse|guinea pig|ferret)"
+PETS = (r"(?:dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|budgie|bird|fish|turtle|tortoise|horse|pony|"
+        r"guinea pig|ferret|gerbil|lizard|snake|"
+        # breeds a pet is often named by instead ("our beagle Biscuit")
+        r"beagle|labrador|lab|retriever|spaniel|terrier|poodle|collie|greyhound|whippet|dachshund|pug|corgi|husky|"
+        r"shepherd|bulldog|boxer|chihuahua|schnauzer|sheepdog|tabby|siamese|persian|maine coon|ragdoll)")

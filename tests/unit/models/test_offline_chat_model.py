@@ -298,3 +298,37 @@ def test_the_same_statement_with_another_number_replaces_the_memory_shown() -> N
 def test_an_event_with_another_year_is_another_event():
     marathon = "[m1] (event, marathon) The user ran a marathon in 2019."
     assert [f.operation for f in judged("I ran a marathon in 2023!", marathon) if f.kind == "event"] != ["update"]
+
+
+def test_a_weekday_corrected_in_the_plural_keeps_the_memorys_form() -> None:
+    club = "[m1] (fact, choir) The user's choir rehearses Monday evenings at St Anne's."
+    [fixed] = judged("Sorry, I got that wrong — choir is actually on Wednesdays.", club)
+    assert (fixed.target, fixed.content) == ("m1", "The user's choir rehearses Wednesday evenings at St Anne's.")
+    swim = "[m1] (fact, swimming) The user swims on Fridays."
+    [every] = judged("oops, it's Saturdays, not Fridays", swim)
+    assert every.content == "The user swims on Saturdays."
+
+
+def test_a_name_corrected_right_after_it_is_said_is_stored_corrected() -> None:
+    [spelled] = judged("My niece is called Sofia — sorry, Zofia with a Z. She's starting school.")
+    assert spelled.content == "The user's niece is called Zofia." and "Zofia with a Z" in spelled.evidence
+    [typed] = judged("My landlord's name is Petersen — argh, autocorrect, it's Pedersen.")
+    assert typed.content == "The user's landlord's name is Pedersen."
+
+
+def test_a_pet_said_goodbye_to_or_put_down_is_retracted_and_a_person_is_not() -> None:
+    pets = ("[m1] (fact, pet) The user's spaniel Toffee loves the beach.\n"
+            "[m2] (fact, friend) The user's friend Ada is a chef.")
+    [gone] = judged("We said goodbye to Toffee on Friday. Still can't believe it.", pets)
+    assert (gone.operation, gone.target) == ("retract", "m1")
+    [down] = judged("We had to put Toffee down last week.", pets)
+    assert (down.operation, down.target) == ("retract", "m1")
+    assert judged("We said goodbye to Ada at the station.", pets) == []
+    assert [f.operation for f in judged("I put Toffee in the car.", pets)] != ["retract"]
+
+
+def test_who_a_newcomer_meets_at_work_names_the_employer() -> None:
+    [job] = judged("My onboarding buddy at Kestrel Labs showed me the codebase today.")
+    assert (job.topic, job.content) == ("employer", "The user works at Kestrel Labs.")
+    assert [f.content for f in judged("My brother's new team at Kestrel Labs is remote.")] != [
+        "The user works at Kestrel Labs."]
