@@ -27,7 +27,7 @@ from memory_agent.core.facts import (
 from memory_agent.core.kinds import needs_approval
 from memory_agent.core.messages import message_text
 from memory_agent.memory.caps import CAP_FACTS, facts_cap_reason
-from memory_agent.memory.end_dates import check_valid_until
+from memory_agent.memory.end_dates import check_valid_until, end_in_content
 from memory_agent.memory.reconcile import (
     Decision,
     ReconcileConfig,
@@ -160,6 +160,8 @@ class ProposalPlanning:
             )
             until, until_dropped = (None, "") if decision.operation == "RETRACT" else \
                 check_valid_until(p.valid_until, cited, now)
+            if until is None and not until_dropped and decision.operation != "RETRACT":
+                until = end_in_content(p.content, cited, now)  # an end said in the content alone
             reason = "; ".join(r for r in (decision.reason, verdict.note, until_dropped) if r)
             proposals.append(Proposal(
                 id=pid, operation=decision.operation, kind=kind,

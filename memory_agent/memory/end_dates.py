@@ -274,13 +274,29 @@ def end_of_day(day: date) -> datetime:
     return datetime.combine(day + timedelta(days=1), time.min, tzinfo=UTC)
 
 
-# month names in German, French, Spanish, Portuguese, Italian and Dutch, January first
+# month names in German, French, Spanish, Portuguese, Italian, Dutch, the Scandinavian languages, Finnish
+# (partitive), Hungarian, Romanian, Turkish, Polish, Czech, Russian and Ukrainian (genitive: "15 kwietnia",
+# "15 апреля"), and Greek, January first
 _FOREIGN_MONTHS = (
-    "januar janvier enero janeiro gennaio januari", "februar février febrero fevereiro febbraio februari",
-    "märz mars marzo março maart", "avril abril aprile", "mai mayo maio maggio mei", "juni juin junio junho giugno",
-    "juli juillet julio julho luglio", "août agosto augustus", "septembre septiembre setembro settembre",
-    "oktober octobre octubre outubro ottobre", "novembre noviembre novembro", "dezember décembre diciembre "
-    "dezembro dicembre")
+    "januar janvier enero janeiro gennaio januari tammikuuta január ianuarie ocak stycznia ledna января січня "
+    "ιανουαρίου",
+    "februar février febrero fevereiro febbraio februari helmikuuta február februarie şubat subat lutego února "
+    "февраля лютого φεβρουαρίου",
+    "märz mars marzo março maart marts maaliskuuta március martie mart marca března марта березня μαρτίου",
+    "avril abril aprile april huhtikuuta április aprilie nisan kwietnia dubna апреля квітня απριλίου",
+    "mai mayo maio maggio mei maj toukokuuta május mayıs mayis maja května мая травня μαΐου",
+    "juni juin junio junho giugno kesäkuuta június iunie haziran czerwca června июня червня ιουνίου",
+    "juli juillet julio julho luglio heinäkuuta július iulie temmuz lipca července июля липня ιουλίου",
+    "août agosto augustus augusti elokuuta augusztus august ağustos agustos sierpnia srpna августа серпня "
+    "αυγούστου",
+    "septembre septiembre setembro settembre september syyskuuta szeptember septembrie eylül eylul września "
+    "zari září сентября вересня σεπτεμβρίου",
+    "oktober octobre octubre outubro ottobre lokakuuta október octombrie ekim października října октября жовтня "
+    "οκτωβρίου",
+    "novembre noviembre novembro november marraskuuta noiembrie kasım kasim listopada listopadu ноября листопада "
+    "νοεμβρίου",
+    "dezember décembre diciembre dezembro dicembre december joulukuuta decembrie aralık aralik grudnia prosince "
+    "декабря грудня δεκεμβρίου")
 
 
 def _names_day(text: str, day: date) -> bool:
@@ -293,7 +309,20 @@ def _names_day(text: str, day: date) -> bool:
     names = "|".join(sorted(months, key=len, reverse=True))
     n = str(day.day)
     return bool(re.search(rf"\b{n}\.?{_ORD}(?:\s+(?:of|de|di|del))?\s+(?:{names})(?!\w)|"
-                          rf"\b(?:{names})\.?\s+{n}{_ORD}\b", text, re.I))
+                          rf"\b(?:{names})\.?\s+{n}{_ORD}\b|"
+                          rf"(?<!\d){day.month}\s*月\s*{n}\s*[日号]|(?<!\d){day.month}\s*월\s*{n}\s*일", text, re.I))
+
+
+def end_in_content(content: str, said: str, now: datetime) -> datetime | None:
+    """The end a model wrote into a fact's ``content`` but not into ``valid_until`` ("… in Ankara for
+    work until 15 April"), when the user's words ``said`` ground it (:func:`check_valid_until`); the
+    instant it stops holding, else ``None``. Only an end naming a day or a period is read (the
+    content's own English, :func:`stated_ends`)."""
+    for end in stated_ends(content, now):
+        until, _ = check_valid_until(end.last_day.isoformat(), said, now)
+        if until is not None:
+            return until
+    return None
 
 
 def check_valid_until(value: str | None, said: str, now: datetime) -> tuple[datetime | None, str]:

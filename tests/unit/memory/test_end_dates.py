@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from memory_agent.memory.end_dates import check_valid_until, end_of_day, stated_ends
+from memory_agent.memory.end_dates import check_valid_until, end_in_content, end_of_day, stated_ends
 
 NOW = datetime(2026, 1, 20, 10, tzinfo=UTC)  # a Tuesday
 
@@ -101,3 +101,15 @@ def test_a_day_written_with_a_month_name_of_another_language_grounds_a_date():
         kept, reason = check_valid_until("2026-06-30", said, now)
         assert kept == datetime(2026, 7, 1, tzinfo=UTC) and reason == "", said
     assert check_valid_until("2026-07-30", "Fino al 30 giugno sono a Milano", now)[0] is None
+    for said in ("Do 30 czerwca jestem w Gdańsku", "30 Haziran'a kadar İzmir'deyim", "június 30-ig Pécsen vagyok",
+                 "До 30 июня я в Казани", "Olen Oulussa 30. kesäkuuta asti", "6月30日まで大阪にいます",
+                 "6월 30일까지 부산에 있어요", "Μέχρι 30 Ιουνίου είμαι στη Θεσσαλονίκη"):
+        assert check_valid_until("2026-06-30", said, now)[0] == datetime(2026, 7, 1, tzinfo=UTC), said
+
+
+def test_an_end_the_model_wrote_only_into_the_content_is_kept_when_the_users_words_ground_it():
+    now = datetime(2026, 4, 2, 9, tzinfo=UTC)
+    content = "The user is in Ankara for work until 15 April."
+    assert end_in_content(content, "15 Nisan'a kadar iş için Ankara'dayım.", now) == datetime(2026, 4, 16, tzinfo=UTC)
+    assert end_in_content(content, "İş için Ankara'dayım.", now) is None  # the user named no end
+    assert end_in_content("The user lives in Leeds.", "I live in Leeds until 15 April", now) is None  # none written
