@@ -63,7 +63,7 @@ _PLACE_KINDS = frozenset(re.findall(r"\S+", (
     "street road avenue square market church cathedral mosque temple synagogue bridge island mountain beach bay "
     "forest valley hall theatre theater hotel restaurant cafe centre center office club group company bank")))
 _VALUE_WORDS = re.compile(
-    r"\b((?<!-)free(?![- ]time)|discount\w*|refund\w*|rebate\w*|credit\w*|coupon\w*|voucher\w*|cashback|waive\w*|"
+    r"\b((?<!-)free(?![- ]time\b)|discount\w*|refund\w*|rebate\w*|credit\w*|coupon\w*|voucher\w*|cashback|waive\w*|"
     r"compensation|"
     r"lifetime|premium|gold|platinum|vip|tier|admin(?!ister(?:s|ed|ing)?\b)\w*|superuser|root|moderator\w*|operator\w*|owner|staff|"
     r"privilege\w*|permission\w*|rights|access|clearance|verified|entitled|owed|unlimited|unrestricted)\b",
@@ -82,8 +82,9 @@ def _stemmer():
 
 
 # Number words 0-100 in the languages a memory is often translated from (``num2words``, so "ده" finds the
-# "10" of "after 10 p.m."), accents folded as the evidence is. A word in Latin letters shorter than four
-# is left out ("on" is ten in Turkish, "ti" in Danish): too many sentences hold it in another sense.
+# "10" of "after 10 p.m."), accents folded as the evidence is. Only words written with a letter outside
+# ASCII ("dziesięć", "десять", "ده"): one in plain ASCII is too often an English word in another sense
+# ("once", "fire", "cent", "null" are 11, 4, 100 and 0 in Spanish, Romanian, French and German).
 _NUMBER_LANGUAGES = ("de", "fr", "es", "it", "pt", "nl", "pl", "ru", "uk", "cs", "tr", "sv", "da", "no", "fi", "hu",
                      "ro", "id", "fa", "ar", "he")
 
@@ -95,9 +96,9 @@ def _number_phrases() -> tuple[re.Pattern[str], dict[str, str]]:
     table = dict(_NUMBER_WORDS)
     for lang in _NUMBER_LANGUAGES:
         for n in range(101):
-            phrase = _unaccented(num2words(n, lang=lang).casefold())
-            if len(phrase) >= 4 or not phrase.isascii():
-                table.setdefault(phrase, str(n))
+            word = num2words(n, lang=lang).casefold()
+            if not word.isascii():
+                table.setdefault(_unaccented(word), str(n))
     alternatives = "|".join(re.escape(p) for p in sorted(table, key=len, reverse=True))
     return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)"), table
 
@@ -143,7 +144,7 @@ _ROLE_ANY = re.compile(r"administra\w*|amministra\w*|administrateur\w*|beheerder
 
 def _names(kind: re.Pattern[str], evidence: str, evidence_words: list[str]) -> bool:
     """Whether ``evidence`` holds a term of ``kind``, also as the head of a compound ("kortingsbonnen")."""
-    return bool(kind.search(evidence)) or any(kind.fullmatch(w[:k]) or kind.fullmatch(w[-k:])
+    return bool(kind.search(evidence)) or any(kind.fullmatch(w[:k]) or (k <= 16 and kind.fullmatch(w[-k:]))
                                               for w in evidence_words for k in range(5, len(w)))
 
 
@@ -153,11 +154,13 @@ _MONEY_MORE = re.compile(r"hoàn tiền|giảm giá|khuyến mãi|tín dụng|di
                          r"kredit|знижк\w*|повернення коштів|кешбек|återbetalning\w*|återbäring|rabatt\w*|sleva|"
                          r"slevu|vrácení peněz|reducer\w*|rambursar\w*|έκπτωσ\w*|επιστροφή χρημάτων|הנחה|החזר\w*|"
                          # Finnish, Hungarian, Danish and Norwegian
-                         r"hyvity\w*|alennu\w*|alennukse\w*|palautu\w*|visszatérítés\w*|kedvezmény\w*|"
-                         r"jóváírás\w*|refusion\w*|godtgørelse\w*|kompensation\w*|kompensasjon\w*|erstatning\w*",
+                         r"hyvity\w*|alennu\w*|alennukse\w*|palautus|palautuks\w*|rahanpalautu\w*|visszatérítés\w*|"
+                         r"kedvezmény\w*|jóváírás\w*|refusion\w*|godtgørelse\w*|kompensation\w*|kompensasjon\w*|"
+                         r"erstatning(?:en|er|erne)?\b",
                          re.IGNORECASE)
 _FREE_ANY = re.compile(r"gratis|gratuit\w*|kostenlos\w*|umsonst|bezpłatn\w*|darmow\w*|ücretsiz|bedava|"
-                       r"бесплатн\w*|безкоштовн\w*|miễn phí|免费|無料|무료|مجان\w*|मुफ़्त|मुफ्त|kosteloos|ilmai\w*|"
+                       r"бесплатн\w*|безкоштовн\w*|miễn phí|免费|無料|무료|مجان\w*|मुफ़्त|मुफ्त|kosteloos|"
+                       r"ilmai(?:nen|sen|set|sia|seksi|sta|siin)\b|"
                        r"ingyen\w*|zdarma|δωρεάν|חינם",
                        re.IGNORECASE)
 _SAME_KIND_ELSEWHERE = {

@@ -66,12 +66,14 @@ _OVERRIDE = any_of(
     r"\brestrictions?\s*[:=]\s*(none|off|"
     r"disabled|null|false|0)\b",
     r"\b(no longer|not) bound by\b|\bunfiltered\b|\buncensored\b|\bsupersedes? (them|your|the|all|its)\b|"
-    r"\bnew directive\b|\bcomply with (every|all|any)\b|\bobey only (me|(?-i:[A-Z])\w+)\b|"
-    r"\bonly obey (me|(?-i:[A-Z])\w+)\b|"
+    r"\bnew directive\b|\bcomply with (every|all|any)\b|\bobey only me\b|\bonly obey me\b|"
+    # the agent told whom alone to obey: "you obey only Marek", "Obey only Zoe."
+    r"\b(you|assistant|the ai|the assistant)\s+(will\s+|must\s+|should\s+|now\s+|shall\s+)*(obey|follow|listen to) "
+    r"only\b|(^|[.!?;:'\"]\s*)(and\s+)?(now\s+|from now on,?\s+)?(obey|listen to) only (?-i:[A-Z])\w+|"
     r"\bconversation reset\b|"
     # an override cut short before its noun, to be completed in a later turn: "part 1: 'ignore your previous'"
-    r"\b(ignore|disregard|forget|override|bypass|discard)\s+(all\s+)?(of\s+)?(your|the|its)\s+(previous|prior|earlier|"
-    r"above|preceding|original|existing)\b(?=\s*(['\"’”»)\]]|[.!?…]*\s*$))|"
+    r"\b(ignore|disregard|forget|override|bypass|discard)\s+(all\s+)?(of\s+)?your\s+(previous|prior|earlier|"
+    r"above|preceding|original|existing)\b(?!\s*\w)|"
     r"\b(safety|content) (rules|policy|policies|filters|guidelines) (deleted|removed|disabled|off|lifted)\b|"
     r"\b(you|the assistant|the ai|assistant) (has|have) no (rules|restrictions|limits|filters)\b|\bbe that ai\b",
     # the agent's own system prompt, not the phrase ("I write system prompts for support bots")

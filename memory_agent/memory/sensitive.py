@@ -93,7 +93,7 @@ _BELIEF_AT_WORK = any_of(r"\b(church|cathedral|chapel|parish) (cantor|organist|m
 _BELIEF = any_of(
     r"\b(religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|hindu\w*|buddhis\w*|atheis\w*|catholic\w*|"
     r"protestant\w*|orthodox|evangelical|mormon|sikh\w*|church|mosque|synagogue|temple(?! bar| run)|pray\w*|ramadan|"
-    r"convert(ed|ing)? to)\b",
+    r"convert(ed|ing)? to|(go|goes|going|went|attend\w*) to mass)\b",
     r"\b(political(?! (science|scientists?|theory|economy|history|philosophy|geography|journalism|reporter|"
     r"correspondent|editor)\b)|"
     r"politics|vote[ds]?|voting|voter|ballot|democrat\w*|republican\w*|conservative party|"
@@ -184,9 +184,10 @@ _HEALTH_AT_WORK = any_of(
     r"couples?|sports?|massage|respiratory)\s+therapist|therapist|counsell?or|oncologist|diabetologist)s?\b",
     r"\b(psychiatr\w+|psycholog\w+|psychotherap\w+|oncolog\w+)\b",
     # giving others their medication: a nurse's, carer's or pharmacist's work
-    r"\b(administer\w*|giv(e|es|ing)|dispens\w+|hand(s|ing)? out|prepar(e|es|ing)|fill(s|ing)?)\s+(\w+\s+){0,3}"
+    r"\b(administer\w*|giv(e|es|ing)|dispens\w+|hand(s|ing)? out|prepar(e|es|ing)|fill(s|ing)?)\s+"
+    r"((?!(my|myself|me|mine|i|our|ourselves)\b)\w+\s+){0,3}"
     r"(medications?|medicines?|drugs|prescriptions?|injections?|insulin)\b"
-    r"|\bsomministr\w+ (i )?farmac\w+|\b(administr\w+|d(oy|a)r) (medicamento|remedio)s?\b|"
+    r"|\bsomministr\w+ (i )?farmac\w+|\b(administr\w+|doy|dar) (los )?(medicamento|remedio)s?\b|"
     r"\bpodaj\w* lek\w*|\bраздаю лекарств\w*",
 )
 

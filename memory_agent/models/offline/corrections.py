@@ -169,6 +169,8 @@ def corrections(text: str, message_id: str, shown: list[Shown]) -> list[Proposed
             for start in sorted(swaps, reverse=True):
                 end, token = swaps[start]
                 content = content[:start] + token + content[end:]
+            if content == memory.content:  # "I meant Friday" for "on Fridays": the same value
+                continue
             return [ProposedFact(operation="update", target=memory.id, kind=memory.kind, content=content,
                                  topic=memory.topic, message_ids=[message_id] if message_id else [],
                                  evidence=evidence, confidence=0.7,

@@ -48,17 +48,20 @@ _MEANT = re.compile(r"I\s+meant\b|(?:I|we)\s+(?:\w+\s+)?(?:typed|wrote|said|gave
 # "i" written in lower case is the English "I" typed in a hurry only in an English message; in Danish,
 # Norwegian and Swedish it is "in", in Italian "the", in Polish, Czech and the South Slavic languages "and"
 # ("… 1000 kr. i kompensation"). A message reads as another language when it holds a letter English does
-# not use or a common word of one of those languages, and none of English's commonest words.
+# not use or a common word of one of those languages, and no more of English's commonest words.
 _LOWER_I = re.compile(r"(?:^|[\s,;:(])(?-i:i)\s")
 _ENGLISH = re.compile(r"\b(?:the|my|and|with|of|your|this|that|it|have|has|was|were|been|but|from|just|really|"
-                      r"because|about|when|what|don't|can't|i'm|i've)\b", re.I)
-_NOT_ENGLISH = re.compile(r"[à-ÿā-žḀ-ỿ]|\b(?:og|jeg|det|ikke|til|på|och|jag|är|inte|il|che|di|sono|non|gli|della|"
-                          r"się|jest|nie|mam|jestem|że|jsem|sam|su|und|ich|der|das|els|amb)\b", re.I)
+                      r"because|about|when|what|don't|can't|i'm|i've|a|an|at|in|to|for|on|is|am|are|work|live|"
+                      r"love|like|go|got|get)\b", re.I)
+_NOT_ENGLISH = re.compile(r"\w*(?-i:[à-öø-ÿā-žḀ-ỿ])\w*|\b(?:og|jeg|det|ikke|på|och|jag|är|inte|il|che|sono|gli|"
+                          r"della|się|jest|nie|jestem|że|jsem|und|ich|der|das)\b", re.I)
 
 
 def _english(text: str) -> bool:
-    """Whether a lower-case "i" in ``text`` may be read as the English pronoun (:data:`_LOWER_I`)."""
-    return not _NOT_ENGLISH.search(text) or bool(_ENGLISH.search(text))
+    """Whether a lower-case "i" in ``text`` may be read as the English pronoun (:data:`_LOWER_I`): the
+    message holds no mark of another language, or more of English's commonest words than such marks."""
+    foreign = len(_NOT_ENGLISH.findall(text))
+    return not foreign or len(_ENGLISH.findall(text)) > foreign
 
 
 def _clause_hits(clause: str, question: bool, antecedent: str = "") -> list[tuple[Hit, int, int]]:

@@ -46,7 +46,8 @@ _PET_GONE = re.compile(r"^(?:(?:I|we)\s+)?(?:(?:have|had|'ve|'d|finally|sadly|ju
                        r"(?P<verb>said\s+goodbye\s+to|say\s+goodbye\s+to|lost|put)\s+(?:our\s+|my\s+)?"
                        r"(?:(?:old\s+|sweet\s+|dear\s+)?[a-z]+\s+)?(?P<x>(?-i:[A-Z])[\w'-]+)"
                        r"(?P<down>\s+(?:down|to\s+sleep))?"
-                       r"(?=\s*(?:[,;.!?]|$|\s+(?:on|last|this|yesterday|today|after|at)\b))", re.I)
+                       r"(?=\s*(?:[,;.!?]|$|\s+(?:on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|last\s+\w+|yesterday|"
+                       r"today|after\s+\d+)\b))(?![^.!?]*\b(?:but|found|back|came home|returned|again)\b)", re.I)
 _NOW_SECRET = re.compile(
     r"\b(?:that|this|the|my)\s+(?P<x>[\w' -]{2,40}?)\s+(?:is|was)\s+"
     r"(?:also\s+|actually\s+|really\s+|in fact\s+)?"

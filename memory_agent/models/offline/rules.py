@@ -253,7 +253,7 @@ def _new_home(m: re.Match[str]) -> Hit | None:
        r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|week|month)\s+)?at\s+"
        r"(?P<y>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)(?!\s*\d)(?=\W|$)"
        # who a newcomer meets there: "my onboarding buddy at Revolut", "my new team at Octopus Energy"
-       r"|\bmy\s+(?:onboarding\s+(?:buddy|mentor|manager)|new\s+(?:team|manager|boss|colleagues|teammates))\s+at\s+"
+       r"|\bmy\s+(?:onboarding\s+(?:buddy|mentor)|new\s+team)\s+at\s+"
        r"(?P<z>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)(?!\s*\d)(?=\W|$)")
 def _first_days(m: re.Match[str]) -> Hit | None:
     if re.search(r"\bwith\s+(?:the|my|our)\s+(?:kids|children|family|friends|partner|wife|husband|son|daughter)\b",

@@ -217,6 +217,11 @@ def test_names_the_user_gives_other_things_are_not_identities_for_the_agent(text
     "I give myself insulin injections before meals.",
     "Prendo farmaci per la pressione.",
     "I sing in the church choir every Sunday and pray before meals.",
+    # one's own medication beside a job is still one's health
+    "I manage a shop and fill my sertraline prescriptions every month.",
+    "I work as a teacher and have to give myself insulin twice a day.",
+    "I run a bakery and my husband gives me my Prozac medication.",
+    "I'm the church secretary and go to mass every Sunday.",
 ])
 def test_recovery_and_care_said_in_passing_are_sensitive(text):
     assert sensitive_reason(text), text
@@ -241,6 +246,7 @@ def test_recovery_and_care_said_in_passing_are_sensitive(text):
     "I work as a care assistant and give the residents their medication at eight.",
     "The user works as a nurse and administers medicines on a surgical ward.",
     "Lavoro come infermiere e somministro farmaci in reparto.",
+    "Trabajo de enfermera y doy medicamentos a los pacientes.",
     "Jestem farmaceutą w aptece przy rynku.",
     "I lecture in political science at Leeds.",
     "The user is the cathedral organist in Wells.",

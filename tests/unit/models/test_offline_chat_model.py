@@ -307,6 +307,7 @@ def test_a_weekday_corrected_in_the_plural_keeps_the_memorys_form() -> None:
     swim = "[m1] (fact, swimming) The user swims on Fridays."
     [every] = judged("oops, it's Saturdays, not Fridays", swim)
     assert every.content == "The user swims on Saturdays."
+    assert judged("Oops, I meant Friday.", swim) == []  # the same day: no update
 
 
 def test_a_name_corrected_right_after_it_is_said_is_stored_corrected() -> None:
@@ -324,11 +325,15 @@ def test_a_pet_said_goodbye_to_or_put_down_is_retracted_and_a_person_is_not() ->
     [down] = judged("We had to put Toffee down last week.", pets)
     assert (down.operation, down.target) == ("retract", "m1")
     assert judged("We said goodbye to Ada at the station.", pets) == []
-    assert [f.operation for f in judged("I put Toffee in the car.", pets)] != ["retract"]
+    for said in ("I put Toffee in the car.", "I put Toffee down on the sofa and she fell asleep.",
+                 "I said goodbye to Toffee at the door this morning.",
+                 "We lost Toffee yesterday but found her an hour later."):
+        assert "retract" not in [f.operation for f in judged(said, pets)], said
 
 
 def test_who_a_newcomer_meets_at_work_names_the_employer() -> None:
     [job] = judged("My onboarding buddy at Kestrel Labs showed me the codebase today.")
     assert (job.topic, job.content) == ("employer", "The user works at Kestrel Labs.")
-    assert [f.content for f in judged("My brother's new team at Kestrel Labs is remote.")] != [
-        "The user works at Kestrel Labs."]
+    for said in ("My brother's new team at Kestrel Labs is remote.", "My new colleagues at Christmas dinner were fun.",
+                 "Met my new manager at Heathrow today."):
+        assert not any(f.content.startswith("The user works at") for f in judged(said)), said

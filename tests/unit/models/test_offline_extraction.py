@@ -475,6 +475,12 @@ def test_a_lower_case_i_in_another_language_is_no_pronoun(text: str) -> None:
     assert [f.content for f in extract_facts(text, "m1") if " i " in f" {f.evidence} "] == []
 
 
-def test_a_lower_case_i_in_english_is_the_user() -> None:
-    [fact] = extract_facts("i adopted a greyhound called Pickle last spring, she's the best", "m1")
-    assert "greyhound" in fact.content
+@pytest.mark.parametrize(("text", "word"), [
+    ("i adopted a greyhound called Pickle last spring, she's the best", "greyhound"),
+    ("i live in Berlin", "Berlin"),
+    ("i work at a café in Leeds", "café"),
+    ("i am allergic to peanuts, non negotiable", "peanuts"),
+    ("i am a nurse in Zürich", "nurse"),
+])
+def test_a_lower_case_i_in_english_is_the_user(text: str, word: str) -> None:
+    assert any(word in f.content for f in extract_facts(text, "m1")), text
