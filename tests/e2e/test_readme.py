@@ -154,6 +154,14 @@ RUN_ELSEWHERE = {
     "'replay:evals/recordings/seventh_changes.jsonl?answers=offline'": REPLAY_TEST,
     ".venv/bin/memory-agent eval redteam tests/data/redteam/seventh.jsonl --model "
     "'replay:evals/recordings/redteam_seventh.jsonl?answers=offline'": REPLAY_TEST,
+    ".venv/bin/memory-agent eval record run evals/scenarios/eighth_changes.jsonl --fixtures "
+    "evals/recordings/eighth_changes.jsonl --queue /tmp/bridge": REPLAY_TEST,
+    ".venv/bin/memory-agent eval record redteam tests/data/redteam/eighth.jsonl --fixtures "
+    "evals/recordings/redteam_eighth.jsonl --queue /tmp/bridge": REPLAY_TEST,
+    ".venv/bin/memory-agent eval scenarios evals/scenarios/eighth_changes.jsonl --model "
+    "'replay:evals/recordings/eighth_changes.jsonl?answers=offline'": REPLAY_TEST,
+    ".venv/bin/memory-agent eval redteam tests/data/redteam/eighth.jsonl --model "
+    "'replay:evals/recordings/redteam_eighth.jsonl?answers=offline'": REPLAY_TEST,
 }
 
 
