@@ -63,7 +63,8 @@ __all__ = ["RecordingMissingError", "ReplayChatModel", "load_recordings", "load_
 ANSWER_MODES = ("recorded", "offline")
 RERECORD = ("start the bridge (python ../shared/tools/llm_bridge.py serve --port 18080 --queue /tmp/bridge), "
             "then: memory-agent eval record run SCENARIO_FILE --fixtures {path} --queue /tmp/bridge "
-            "--base-url http://127.0.0.1:18080/v1, and answer each queued call with llm_bridge.py next / answer "
+            "--base-url http://127.0.0.1:18080/v1 (eval record redteam for a red-team file), and answer each "
+            "queued call with llm_bridge.py next / answer "
             "(README, 'Recording model output')")
 
 _ROLES = {"system": "system", "developer": "system", "human": "user", "user": "user", "ai": "assistant",

@@ -105,6 +105,7 @@ def test_a_changed_prompt_fails_the_turn_naming_its_hash(make_agent, tmp_path):
     message = str(err.value)
     assert err.value.key in message and "stale recording" in message and str(path) in message
     assert "memory-agent eval record run SCENARIO_FILE --fixtures" in message and "llm_bridge.py serve" in message
+    assert "eval record redteam" in message
     assert "I'm vegan." in message and "answers=offline" not in message  # an extraction call must be recorded
     assert agent.memory.live("alice") == [] and agent.memory.ledger.audit_rows("alice") == []
 
