@@ -5,8 +5,8 @@ relevance, beside the embedding and BM25 (:mod:`memory_agent.memory.retrieval`).
 badge" needs "the user works at Globex", "what toys for my pet?" needs "the user has a greyhound":
 the request and the fact share no word and, under all-MiniLM-L6-v2, a cosine near 0.0–0.15 (under
 the similarity floor). Each :class:`Aspect` names one side of a person's life (where they live,
-their work, what they eat, their pets, their family, what they drive, how to reach them) with two
-patterns: how a
+their work, what they eat and drink, their training, their week, their studies, what they read or
+watch, their pets, their family, what they drive, how to reach them) with two patterns: how a
 **request** asks for it (a personal reference: "near home", "my job", "my pet", "for dinner") and
 how a **fact** states it ("lives in", "works at", "vegan", "greyhound"). A fact of an aspect the
 request asks for gets the relevance :data:`ASPECT_RELEVANCE` (:func:`aspect_relevance`), combined
@@ -16,24 +16,34 @@ A wrong memory is worse than none, so a request matches an aspect only through a
 user's own life ("near **home**", "**my** team", "for **dinner**"), never through a topic alone
 ("How do I convert a string in JavaScript?" asks for no aspect), and facts are matched on their
 content (the fact's ``topic`` label too); a past statement ("used to live in Glasgow") is not
-where the user lives or works now. Word lists in English, with the common phrasings of other
-languages for where one lives and works, "near home" and one's family.
+where the user lives or works now. Facts are matched in English (memories are written in English);
+requests in English and in 28 other languages (:data:`LANGUAGES`: es fr de it pt nl pl ru uk cs sv da no fi
+hu ro tr el he ar fa hi ja zh ko vi id th), each with a small set of frequent first-person forms per aspect:
+"my <noun>" as the language says it (declined, or a possessive suffix: "moim aucie", "autóm", "سيارتي"),
+"near me", "for me", "the book I'm reading", a weekday beside a first-person word. Space-separated scripts
+are matched on word boundaries; Chinese, Japanese and Thai (no spaces) are not.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import lru_cache
 
 from memory_agent.core.facts import Fact, index_text
+from memory_agent.memory.asks.daily import FITNESS_ASKS, FOOD_ASKS, LEISURE_ASKS, SCHEDULE_ASKS
+from memory_agent.memory.asks.grammar import DAYS, FAMILY, LANGUAGES, PETS
+from memory_agent.memory.asks.life import MONEY_ASKS, READING_ASKS, STUDY_ASKS, TRAVEL_ASKS
+from memory_agent.memory.asks.people import CONTACT_ASKS, FAMILY_ASKS, PET_ASKS, VEHICLE_ASKS
+from memory_agent.memory.asks.places import HOME_ASKS, SELF_ASKS, TECH_ASKS, WORK_ASKS
 from memory_agent.memory.text import any_of
 
-__all__ = ["ASPECTS", "ASPECTS_VERSION", "ASPECT_RELEVANCE", "Aspect", "aspect_relevance", "asked_aspects",
-           "fact_aspects", "relevance_at", "stated_aspects", "stated_names", "states"]
+__all__ = ["ASPECTS", "ASPECTS_VERSION", "ASPECT_RELEVANCE", "LANGUAGES", "Aspect", "aspect_relevance",
+           "asked_aspects", "fact_aspects", "relevance_at", "stated_aspects", "stated_names", "states"]
 
 #: Relevance (0–1) a fact gets from an aspect the request asks for: above both similarity floors of
 #: ``RetrievalConfig`` (0.25, profile 0.12), below a close paraphrase (0.7 and up).
@@ -53,14 +63,6 @@ class Aspect:
     request: re.Pattern[str]
     fact: re.Pattern[str]
 
-
-_MINE = r"(?:my|our|mine|me|i|i'm|i am|we|we're)"
-_PETS = (r"pets?|dogs?|cats?|pupp(?:y|ies)|kittens?|hamsters?|rabbits?|bunn(?:y|ies)|guinea pigs?|parrots?|"
-         r"budgies?|tortoises?|turtles?|ferrets?|horses?|ponies|pony|greyhounds?|labradors?|retrievers?|"
-         r"spaniels?|terriers?|collies?|poodles?|beagles?|dachshunds?")
-_FAMILY = (r"sons?|daughters?|kids?|children|child|wife|husband|partner|spouse|boyfriend|girlfriend|fianc[ée]e?|"
-           r"mum|mom|mother|dad|father|parents?|brothers?|sisters?|siblings?|grandm\w+|grandp\w+|grandparents?|"
-           r"niece|nephew|in-laws?|family")
 
 _HOME_FACT = (r"\b(?:lives?|living|based|moved|relocated|resid\w*|settled|home (?:city|town)|hometown|"
               r"neighbou?rhood|commut\w*|vit|wohnt|vive|(?:new )?(?:flat|apartment|house|home|place) (?:is )?in|"
@@ -83,116 +85,85 @@ _TECH_FACT = (r"\b(?:uses?|using|written in|codes? in|writes? (?:\w+ )?(?:code|e
               r"scala|rust|go|golang|ruby|php|elixir|haskell|swift|sql|postgres\w*|mysql|snowflake|bigquery|"
               r"dbt|react|vue|angular|django|flask|rails|spring|nestjs|node|vim|neovim|emacs|vs ?code|helix|"
               r"sublime)\b|^(?:database|code language|cloud|editor|tool\w*|tech\w*|stack|os)\s*:")
+_SPORTS = (r"football|soccer|padel|paddle|tennis|basketball|volleyball|netball|handball|rugby|hockey|badminton|"
+           r"squash|cricket|baseball|softball|golf|table tennis|ping pong|water polo|ultimate frisbee|lacrosse")
+# running as a sport, not a business or an operating system ("runs a bakery", "runs Arch Linux")
+_NOT_A_RUN = r"(?! (?:a|an|the|their|his|her|its|on|out|late|linux|arch|ubuntu|debian|fedora|windows|macos|nixos)\b)"
+_FITNESS_FACT = (r"\b(?:gym|gyms|training|trains? (?:for|at|with|in|on|every|daily|twice|three|four|five|six|\d)|"
+                 r"workouts?|works? out|working out|exercis\w*|personal trainer|"
+                 rf"plays? (?:\w+ )?(?:{_SPORTS})|{_SPORTS}|runs?{_NOT_A_RUN}|running{_NOT_A_RUN}|runner|jog\w*|"
+                 r"goes? (?:for )?(?:a )?run|swim\w*|cycl(?:es|ing|ist)|"
+                 r"yoga|pilates|climb\w*|boulder\w*|(?:half[- ])?marathons?|triathlon\w*|ironman|crossfit|"
+                 r"(?:lifts?|lifting) weights|weightlifting|powerlifting|spinning|rowing|boxing|kickboxing|"
+                 r"martial arts|judo|karate|jiu-jitsu|taekwondo|5k|10k|park ?run|strength training|cardio)\b|"
+                 r"^(?:fitness|sport|sports|exercise|training|gym)\s*:")
+_SCHEDULE_FACT = (rf"\b(?:{DAYS}|weekdays|weeknights|weekends)\b|"
+                  r"\bevery (?:day|morning|afternoon|evening|night|week|weekday|weekend|other (?:day|week))\b|"
+                  r"\b(?:once|twice|three times|four times|five times|six times|\d+ times|\d+x) (?:a|per|each|every) "
+                  r"(?:week|day|month|fortnight)\b|\b(?:weekly|fortnightly|biweekly)\b|"
+                  r"\b(?:in the|on|most|some) (?:mornings|afternoons|evenings|nights)\b|"
+                  r"^(?:schedule|routine|availability|calendar)\s*:")
+_STUDY_FACT = (r"\b(?:stud(?:y|ies|ying|ied)|students?|courses?|coursework|degree|bachelor'?s|master'?s|msc|mba|"
+               r"phd|doctorate|universit(?:y|ies)|uni|college|school|exams?|classes|class|lessons?|lectures?|"
+               r"semester|term papers?|thesis|dissertation|enrol\w*|tutor\w*|classmates?|major(?:s|ing)? in|"
+               r"graduat\w*|revis(?:es|ing)|homework|assignments?|bootcamp|mooc)\b|"
+               r"^(?:study|studies|education|school|university|course)\s*:")
+_READING_FACT = (r"\b(?:reads|reading|re-?reading|books?|novels?|authors?|poetry|audiobooks?|kindle|e-?reader|"
+                 r"book club|library card|watch(?:es|ing)|series|shows?|tv|anime|manga|comics?|films?|movies?|"
+                 r"documentar(?:y|ies)|podcasts?|netflix|sitcoms?|dramas?|k-?dramas?)\b|"
+                 r"^(?:reading|books?|tv|shows?|films?|movies?|series|media)\s*:")
+
+_FOOD_FACT = (r"\b(?:vegan|vegetarian|pescatarian|halal|kosher|gluten\w*|lactose|dairy|allerg\w*|intoleran\w*|"
+              r"diet\w*|eats?|eating|meat|fish|seafood|pork|beef|gelatin|alcohol|drink(?:s|ing)?|sober|teetotal|"
+              r"coeliac|celiac|nuts?|peanuts?|sesame|shellfish|food|foods|cuisine|spicy|cook\w*|"
+              # what the user drinks and snacks on
+              r"coffee|espresso|latte|cappuccino|flat white|decaf|caffeine|tea|teas|matcha|hojicha|sencha|"
+              r"genmaicha|oolong|chai|rooibos|herbal tea|smoothies?|juices?|kombucha|wine|beer|cider|cocktails?|"
+              r"mocktails?|soda|oat milk|soy milk|almond milk|beverages?|snacks?|snacking|chocolate|sweet tooth)\b|"
+              r"^(?:diet|allergy|food|drinks?|beverages?)\s*:")
+
 
 ASPECTS: tuple[Aspect, ...] = (
-    Aspect(
-        "home",
-        any_of(rf"\bnear (?:home|me|here|where {_MINE} (?:live|am|are|stay\w*|work)|{_MINE} (?:place|flat|house|home|"
-            rf"apartment|office))\b|\b(?:around|close to) (?:here|home|me)\b|\bfrom home\b|\b{_MINE} (?:area|"
-            rf"city|town|neighbou?rhood|place|commute|local)\b|\bwhere {_MINE} (?:live|am based)\b|"
-            rf"\b(?:local|nearby)\b|\bweather\b|\btime ?zone\b|\bcommut\w*\b|\bday trips?\b|"
-            rf"\bwhere (?:should|can|could) {_MINE} (?:go|eat|get|find)\b|\bgo out\b|\bnight out\b|"
-            rf"\b(?:weekend|day) trips?\b|\b(?:dinner|lunch|brunch|coffee|drinks?) (?:spot|place)s?\b|"
-            rf"\b(?:round|around) (?:mine|my place)\b|\bcerca de (?:casa|mí|donde (?:vivo|estoy))\b|"
-            rf"\bprès de chez moi\b|\bin meiner nähe\b|\bvicino a (?:casa|me|dove (?:sto|abito|vivo))\b|"
-            rf"\bperto de (?:casa|mim|onde (?:moro|estou))\b|\bbij mij in de buurt\b|\bw pobliżu\b|"
-            rf"家の近く|近所|家附近|我家附近|집 근처|"
-            # "nearby" as other languages say it, bare as the English "nearby" above
-            rf"\b(?:pas (?:trop )?loin|près d'ici|à proximité|dans le coin|in der nähe|nicht weit|in der gegend|"
-            rf"por aquí|no (?:muy )?lejos|cerca de aquí|qui vicino|nelle vicinanze|non lontano|aqui perto|"
-            rf"nas redondezas|in de buurt|dichtbij|niedaleko|w okolicy|yakınımda|yakınlarda|civarda|рядом|"
-            rf"поблизости|недалеко|i närheten)\b|附近|周边|この近く|近くの|近くに|周辺|근처|주변"),
-        any_of(_HOME_FACT),
-    ),
-    Aspect(
-        "work",
-        any_of(rf"\b{_MINE} (?:job|work|role|career|team|manager|boss|colleagues?|coworkers?|company|employer|"
-            rf"position|profession|office|workplace|sprint|clients?|business|shop|current role|day job|"
-            rf"direct reports?|reports|gig|week|weekly calendar|calendar|schedule|routine|hours|shifts?|"
-            rf"day off|days off)\b|\bat work\b|\bfor work\b|\bwhere {_MINE} work\b|\b(?:bio|headline|"
-            rf"linkedin|cv|résumé|resume|cover letter|signature|invoice|elevator pitch|marketing|sprints?|"
-            rf"stand-?ups?|retros?|1:1s?|one-on-ones?|deductions?|taxes|status (?:updates?|reports?)|"
-            rf"weekly (?:updates?|reports?))\b|\breport to me\b|"
-            # one's work, week or team in other languages, and what a job's papers name
-            rf"\b(?:mijn|mein\w*|mon|ma|mi|il mio|la mia|o meu|a minha|moja|mój|мо[йяе]) (?:werk|baan|functie|week|"
-            rf"arbeit|job|stelle|woche|travail|boulot|poste|semaine|trabajo|puesto|semana|lavoro|settimana|trabalho|"
-            rf"emprego|praca|tydzień|работа|неделя)\b|"
-            rf"签名|署名|서명|职位|职务|직무|직위|役職|我的工作|私の仕事|내 (?:업무|직장)"),
-        any_of(_WORK_FACT),
-    ),
-    Aspect(
-        # who the user is, for a request about them with nothing more specific: where they live and work
-        "self",
-        any_of(r"\b(?:for|about|of) me\b|\b(?:intro|introduction|bio|profile) (?:about|of|for) me\b|"
-            r"\bwho (?:am i|i am)\b|\bsabes de mí\b|\bsais de moi\b|\bweißt du über mich\b|"
-            r"\b(?:someone|somebody|people|a person) like me\b"),
-        any_of(rf"{_HOME_FACT}|{_WORK_FACT}|{_NAME_FACT}"),
-    ),
-    Aspect(
-        "tech",
-        any_of(rf"\b(?:write|show|give|generate|draft)(?: me)? (?:a |an |the |some )?(?:new )?(?:query|code|function|"
-            rf"script|snippet|examples?|controller|handler|endpoint|config\w*|class|tests?|ci step|pipeline|"
-            rf"dockerfile|migration|keybindings?|program)\b|\bshow me how\b|\b{_MINE} (?:machine|laptop|"
-            rf"computer|editor|ide|setup|stack|app|web app|project|repo|codebase|code|terminal|shell|os|"
-            rf"services?|api|platform|infra\w*|database|db|tests|pipeline|logs|cluster|server)\b|"
-            rf"\b(?:install|set up|setup|deploy\w*|dependency|dependencies|keybinding)\b"),
-        any_of(_TECH_FACT),
-    ),
-    Aspect(
-        "food",
-        any_of(r"\b(?:dinner|lunch|breakfast|brunch|supper|meals?|recipes?|cook\w*|bak(?:e|ing)|bakery|cakes?|"
-            r"pastr(?:y|ies)|restaurants?|caf[ée]s?|food|eat|eating|snacks?|desserts?|menu|dish(?:es)?|night out|"
-            r"drinks|bar|pub|grocer\w*|catering|party|barbecue|bbq|picnic|cena|comida|dîner|déjeuner|abendessen|"
-            r"mittagessen)\b"),
-        any_of(r"\b(?:vegan|vegetarian|pescatarian|halal|kosher|gluten\w*|lactose|dairy|allerg\w*|intoleran\w*|"
-            r"diet\w*|eats?|eating|meat|fish|seafood|pork|beef|gelatin|alcohol|drink(?:s|ing)?|sober|teetotal|"
-            r"coeliac|celiac|nuts?|peanuts?|sesame|shellfish|food|foods|cuisine|spicy|cook\w*)\b|"
-            r"^(?:diet|allergy|food)\s*:"),
-    ),
+    Aspect("home", HOME_ASKS, any_of(_HOME_FACT)),
+    Aspect("work", WORK_ASKS, any_of(_WORK_FACT)),
+    # who the user is, for a request about them with nothing more specific: where they live and work
+    Aspect("self", SELF_ASKS, any_of(rf"{_HOME_FACT}|{_WORK_FACT}|{_NAME_FACT}")),
+    Aspect("tech", TECH_ASKS, any_of(_TECH_FACT)),
+    # meals, snacks and drinks: what the user eats and drinks (coffee, tea, matcha) is one side of them
+    Aspect("food", FOOD_ASKS, any_of(_FOOD_FACT)),
     Aspect(
         "leisure",
-        any_of(rf"\b{_MINE} (?:weekend|day off|days off|free time|spare time|holiday|vacation|evenings?|summer|"
-            rf"hobb(?:y|ies))\b|\bsomething (?:fun )?to do\b|"
-            rf"\bthis (?:weekend|summer)\b|\bnight out\b|\bweekend (?:trip|plans?)\b|"
-            rf"\bsummer (?:project|holidays?|break)\b|\b(?:sommerferien|vacances d'été|vacaciones de verano)\b"),
+        LEISURE_ASKS,
         any_of(r"\b(?:loves?|enjoys?|likes?|into|hobb(?:y|ies)|favou?rite|fan of|supports?|season ticket|plays?|"
             r"climb\w*|hik\w*|runs?|running|runner|cycl\w*|swim\w*|paint\w*|garden\w*|surf\w*|ski\w*|bouldering|"
             r"yoga|training for)\b|^(?:hobby|hobbies|leisure|sport)\s*:"),
     ),
+    Aspect("fitness", FITNESS_ASKS, any_of(_FITNESS_FACT)),
+    Aspect("schedule", SCHEDULE_ASKS, any_of(_SCHEDULE_FACT)),
+    Aspect("study", STUDY_ASKS, any_of(_STUDY_FACT)),
+    Aspect("reading", READING_ASKS, any_of(_READING_FACT)),
     Aspect(
         "travel",
-        any_of(rf"\b{_MINE} (?:trip|travel\w*|flights?|holiday|vacation|visit|journey|itinerary)\b"),
+        TRAVEL_ASKS,
         any_of(r"\b(?:trip|travel\w*|flight|fly\w*|visiting|holiday|vacation|passport|visa|conference in)\b"),
     ),
     Aspect(
         "money",
-        any_of(rf"\b{_MINE} (?:savings?|budget|finances|money|spending|taxes|tax return|pension|investments?)\b|"
-            rf"\bdeductions?\b"),
+        MONEY_ASKS,
         any_of(r"\b(?:sav(?:e|es|ing|ings)|budget\w*|afford\w*|money|tax\w*|self-employed|freelanc\w*|income|"
             r"pension|invest\w*)\b"),
     ),
-    Aspect(
-        "pet",
-        any_of(rf"\b{_MINE} (?:{_PETS})\b"),
-        any_of(rf"\b(?:{_PETS}|adopted)\b|^pet\s*:"),
-    ),
-    Aspect(
-        "family",
-        any_of(rf"\b{_MINE} (?:{_FAMILY})\b|\b(?:mi|mis|mon|ma|mes|mein|meine|meinem|meiner|meu|minha|meus|mio|mia|"
-            rf"miei|mijn|mój|moja) (?:hij[oa]s?|fils|fille|enfants?|sohn|tochter|kinder?|filh[oa]s?|figli[oa]?|"
-            rf"zoon|dochter|syn|córka|marido|mujer|mari|femme|mann|frau|esposa|moglie|marito)\b"),
-        any_of(rf"\b(?:{_FAMILY})\b"),
-    ),
+    Aspect("pet", PET_ASKS, any_of(rf"\b(?:{PETS}|adopted)\b|^pet\s*:")),
+    Aspect("family", FAMILY_ASKS, any_of(rf"\b(?:{FAMILY})\b")),
     Aspect(
         "vehicle",
-        any_of(rf"\b{_MINE} (?:car|cars|bike|bicycle|e-?bike|motorbike|motorcycle|scooter|van|truck|vehicle|campervan|"
-            rf"caravan)\b"),
+        VEHICLE_ASKS,
         any_of(r"\b(?:drives?|driving|car|bike|bicycle|e-?bike|motorbike|motorcycle|scooter|van|truck|vehicle|campervan|"
             r"caravan|rides? an?)\b|^(?:car|vehicle|bike)\s*:"),
     ),
     Aspect(
         "contact",
-        any_of(rf"\b(?:phone|mobile|cell|e-?mail|contact|reach me|text me|{_MINE} (?:address|number))\b"),
+        CONTACT_ASKS,
         any_of(r"\b(?:phone|mobile|cell|e-?mail|number|contact|address|lives at|street|postcode)\b|@\w|"
             r"\+?\d[\d ()-]{7,}\d|^(?:contact|phone|email|address)\s*:"),
     ),
@@ -200,8 +171,10 @@ ASPECTS: tuple[Aspect, ...] = (
 
 
 def asked_aspects(query: str, aspects: Iterable[Aspect] = ASPECTS) -> list[Aspect]:
-    """The aspects whose request pattern ``query`` matches, in table order ([] for most messages)."""
-    return [a for a in aspects if a.request.search(query or "")]
+    """The aspects whose request pattern ``query`` matches, in table order ([] for most messages). The
+    query is read composed (NFC), as the patterns are written: Vietnamese or Korean typed decomposed too."""
+    query = unicodedata.normalize("NFC", query or "")
+    return [a for a in aspects if a.request.search(query)]
 
 
 def fact_aspects(fact: Fact, aspects: Iterable[Aspect] = ASPECTS) -> list[Aspect]:
