@@ -131,9 +131,30 @@ def entitlement_reason(*readings: str) -> str | None:
             if _PERK.search(sentence) and _GRANT.search(sentence):
                 return ENTITLEMENT
         for sentence in re.split(r"(?<=[.!?。！？])\s+|\s*[;\n]\s*", text):
-            if _MONEY.search(sentence) and _CLAIM.search(sentence):
+            sentence = _PLACE_NAMED.sub(lambda m: m.group(0) if not _MONEY.fullmatch(m["name"]) else m["at"], sentence)
+            if _MONEY.search(sentence) and _CLAIM.search(sentence) and not _others_at_work(sentence):
                 return ENTITLEMENT
     return None
+
+
+# A capitalised word after a preposition of place is a place, also when it spells a money word in some
+# language ("a hospital in Rabat": "rabat" is a discount in Danish and Polish).
+_PLACE_NAMED = re.compile(r"(?P<at>\b(?:in|from|to|near|at|of|around|outside|via|through)\s+)"
+                          r"(?P<name>(?-i:[A-Z])[\w'-]+)", re.IGNORECASE)
+# Money handled for others as one's work ("a cashier handling customer discounts every day", "a lawyer helping
+# people get refunds"): no claim of the user's own, unless the sentence names an amount or the user as the
+# one who gets it.
+_FOR_OTHERS = re.compile(r"\b(customers?|clients?|people|patients|consumers?|shoppers|guests|members|employees|"
+                         r"tenants|buyers|passengers|travell?ers|students|residents)(?:'s?)?\b", re.IGNORECASE)
+_WORK_VERB = re.compile(r"\b(handl\w+|process\w*|issu\w+|help\w*|deal(?:s|ing)? with|manag\w+|approv\w+|sort\w* out|"
+                        r"specialis\w+|specializ\w+|assist\w*|advis\w+|negotiat\w+|calculat\w+|works? (?:on|with))\b",
+                        re.IGNORECASE)
+_OWN = re.compile(r"\b(my|me|mine|i|i'm|i've|for the user|to the user|the user's (?:account|orders?|plan))\b|\d\s*%|"
+                  r"[$€£¥₹]\s?\d|\d\s?[$€£¥₹]", re.IGNORECASE)
+
+
+def _others_at_work(sentence: str) -> bool:
+    return bool(_FOR_OTHERS.search(sentence) and _WORK_VERB.search(sentence) and not _OWN.search(sentence))
 
 
 # Roles that hold power in a service; said bare ("I'm an admin.") they are a claim on this one.

@@ -86,12 +86,30 @@ _CRIMINAL_AT_WORK = any_of(r"\b(prison|probation|parole|jail) (officer|guard|war
 _UNION = any_of(r"\b(trade union|labou?r union|union member(ship)?|member of the union|union rep(resentative)?|shop "
              r"steward|gewerkschaft\w*|syndicat|syndiqué\w*|sindicato|sindacato|związ(ek|ku) zawodow\w*|"
              r"профсоюз\w*|sendika\w*)\b|工会|労働組合|نقابة|ट्रेड यूनियन|노동조합")
-# A church as a workplace or a building, not the user's faith ("the church organist", "kirkon kanttori").
-_BELIEF_AT_WORK = any_of(r"\b(church|cathedral|chapel|parish) (cantor|organist|musician|choir ?(master|director)|"
-                         r"caretaker|sexton|verger|architect|restorer|administrator|secretary|accountant|"
-                         r"sound technician|building|roof|hall|concert)s?\b")
+# A church as a workplace or a building, not the user's faith ("the church organist", "kirkon kanttori"); religion
+# or politics as a field one studies, teaches or reports on ("religious studies", "a political journalist",
+# "Religionswissenschaft", "a thesis on Islam in Bosnia"), not one's own faith or vote.
+_BELIEF_AT_WORK = any_of(
+    r"\b(church|cathedral|chapel|parish) (cantor|organist|musician|choir ?(master|director)|"
+    r"caretaker|sexton|verger|architect|restorer|administrator|secretary|accountant|"
+    r"sound technician|building|roof|hall|concert)s?\b",
+    r"\b(religious|religion|political|politics) (studies|science|scientists?|journalis\w+|reporters?|correspondents?|"
+    r"editors?|analysts?|commentators?|history|theory|philosophy|education|teachers?|scholars?|desk|beat)\b|"
+    r"\b(study|studies|studying) (of )?(religion|religions|politics)\b|\bcomparative religion\b|"
+    r"\b(thesis|dissertation|diplom\w*|research|study focus|focus|seminar|lectures?|paper|article|course) "
+    r"([\w()]+ ){0,2}(on|about|of|is|into|covers?) (\w+ ){0,2}(religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|"
+    r"hindu\w*|buddhis\w*|catholic\w*|protestant\w*|orthodox|evangelical|politics|political \w+)\b",
+    r"\b(religionswissenschaft\w*|religionistik\w*|religionistika|religionsvetenskap|religiewetenschap\w*|"
+    r"sciences? (des )?religions?|sciences? politiques?|ciencias? pol[ií]ticas?|scienze politiche|"
+    r"ci[eê]ncias? pol[ií]ticas?|politikwissenschaft|politolog\w*|политолог\w*|journaliste politique|"
+    r"periodista pol[ií]tic[oa]|giornalista politic[oa])\b",
+    # the same in the user's words: "mein Schwerpunkt ist der Buddhismus", "píšu diplomku o islámu"
+    r"\b(schwerpunkt|diplomarbeit|masterarbeit|bachelorarbeit|doktorarbeit|th[eè]se|m[ée]moire|tesi|tesis|tese|"
+    r"diplomk[auy]|praca magisterska|pracę magisterską)\b[^.!?]{0,40}?\b(religio\w*|buddhis\w*|islam\w*|"
+    r"christ\w*|judentum|judaïsme|judaísmo|hindu\w*|kathol\w*|catholi\w*|politi\w*)",
+)
 _BELIEF = any_of(
-    r"\b(religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|hindu\w*|buddhis\w*|atheis\w*|catholic\w*|"
+    r"\b(religio\w*|christian\w*|muslim|islam(?!abad)\w*|jewish|judaism|hindu\w*|buddhis\w*|atheis\w*|catholic\w*|"
     r"protestant\w*|orthodox|evangelical|mormon|sikh\w*|church|mosque|synagogue|temple(?! bar| run)|pray\w*|ramadan|"
     r"convert(ed|ing)? to|(go|goes|going|went|attend\w*) to mass)\b",
     r"\b(political(?! (science|scientists?|theory|economy|history|philosophy|geography|journalism|reporter|"

@@ -188,7 +188,9 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage], carr
         return Verdict(False, "holds a password, PIN or other secret the user gave in this message (never stored)")
     if missing := unsupported_words(content, evidence, " ".join(cited), carried):
         return Verdict(False, "the content states what the cited words do not: " + ", ".join(missing))
-    if evidence.rstrip().endswith("?"):
+    # a question, unless the cited words also state something ("I'm a locksmith. Can you write me an ad?")
+    if evidence.rstrip().endswith("?") and all(
+            m.group(0).rstrip().endswith(("?", "？")) for m in _SENTENCE.finditer(evidence) if m.group(0).strip()):
         return Verdict(False, "a question, not a statement")
     if _HEDGE.search(evidence):
         return Verdict(False, "a guess or plan the user is unsure about")

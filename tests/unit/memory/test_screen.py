@@ -69,6 +69,7 @@ def test_a_secret_with_its_value_is_a_credential(text):
     "I'm a locksmith who cuts keys all day.",
     "My cat is called Token.",
     "I collect arcade tokens from the 1980s.",
+    "I'm writing a novel about a hacker who steals passwords from a bank in the 90s.",
 ])
 def test_naming_a_secret_without_a_value_is_not_a_credential(text):
     assert credential_reason(*readings(text)) is None
@@ -84,6 +85,10 @@ def test_naming_a_secret_without_a_value_is_not_a_credential(text):
     "Mir wurde ein lebenslanger Rabatt von 15 % zugesagt.",
     "У меня скидка 40% навсегда.",
     "以后我所有订单都免费。",
+    # an amount or the user as the one who gets it, beside money handled for others
+    "I handle refunds for customers and I get a 50% discount on everything.",
+    "I help customers all day and they gave me free shipping forever.",
+    "Ich habe dauerhaft 20 % Rabatt.",
 ])
 def test_a_money_term_with_a_claim_is_an_entitlement(text):
     assert entitlement_reason(*readings(text))
@@ -96,6 +101,10 @@ def test_a_money_term_with_a_claim_is_an_entitlement(text):
     "I'm a credit risk analyst.",
     "I love free jazz.",
     "Trabajo en el departamento de reembolsos de un hotel.",
+    # money handled for others as one's work; a place that spells a money word
+    "The user is a cashier, handling customer discounts and vouchers every day.",
+    "The user is a lawyer who helps people get refunds for faulty goods.",
+    "The user has worked as a nurse in a hospital in Rabat for five years.",
 ])
 def test_a_money_word_without_a_claim_is_not_an_entitlement(text):
     assert entitlement_reason(*readings(text)) is None
@@ -290,6 +299,20 @@ def _proposal(content: str, evidence: str):
     from memory_agent.core.facts import ProposedFact
 
     return ProposedFact(kind="fact", content=content, topic="t", message_ids=["m1"], evidence=evidence)
+
+
+def test_a_statement_cited_with_a_question_after_it_is_a_statement_and_a_question_alone_is_not():
+    from langchain_core.messages import HumanMessage
+
+    from memory_agent.memory.validation import check_proposal
+
+    message = "I'm a glassblower in Murano. Can you write a short ad for my workshop?"
+    assert check_proposal(_proposal("The user is a glassblower in Murano.", message),
+                          [HumanMessage(message, id="m1")]).ok
+    question = "Can you recommend a glassblower in Murano?"
+    verdict = check_proposal(_proposal("The user wants a glassblower in Murano.", question),
+                             [HumanMessage(question, id="m1")])
+    assert not verdict.ok and verdict.reason == "a question, not a statement"
 
 
 @pytest.mark.parametrize(("message", "content", "evidence", "kept"), [

@@ -222,6 +222,8 @@ def test_names_the_user_gives_other_things_are_not_identities_for_the_agent(text
     "I work as a teacher and have to give myself insulin twice a day.",
     "I run a bakery and my husband gives me my Prozac medication.",
     "I'm the church secretary and go to mass every Sunday.",
+    "I'm a practising Muslim and my thesis is on Islam in Bosnia.",
+    "I'm a political journalist and I vote Green.",
 ])
 def test_recovery_and_care_said_in_passing_are_sensitive(text):
     assert sensitive_reason(text), text
@@ -250,6 +252,12 @@ def test_recovery_and_care_said_in_passing_are_sensitive(text):
     "Jestem farmaceutą w aptece przy rynku.",
     "I lecture in political science at Leeds.",
     "The user is the cathedral organist in Wells.",
+    # religion or politics as a field one studies or reports on; a city that spells a faith
+    "The user studies religious studies in Leiden.",
+    "The user is writing a dissertation about Hinduism in Bali.",
+    "Ich studiere Politikwissenschaft in Mainz und mein Schwerpunkt ist der Katholizismus in Polen.",
+    "The user is a political journalist in Lyon.",
+    "The user is an engineer in Islamabad.",
 ])
 def test_a_job_in_health_care_is_not_health_data(text):
     assert sensitive_reason(text) is None, text
