@@ -55,7 +55,9 @@ _MONEY = any_of(
     r"\b(rabatt\w*|nachlass\w*|gutschrift\w*|gutschein\w*|erstattung\w*|rückerstattung\w*|kostenlos\w*|"
     r"versandkostenfrei|gratis|umsonst|remises?|réductions?|rabais|remboursement\w*|gratuit\w*|offert\w*|"
     r"descuentos?|reembolsos?|devoluci\w+|crédito|cupón|cupones|gratuit[oa]s?|sin (coste|costo|cargo)|"
-    r"bonificaci\w+|desconto\w*|cupom|grátis|frete grátis|sconto|sconti|rimbors\w*|credito|omaggio|rabat\w*|"
+    r"bonificaci\w+|desconto\w*|cupom|grátis|frete grátis|sconto|sconti|rimbors\w*|credito|omaggio|"
+    # "rabat" (Danish, Polish) but not the city: "a hospital in Rabat"
+    r"(?<!\bin )(?<!\bfrom )(?<!\bnear )(?<!\bto )rabat\w*|"
     r"zniżk\w*|zwrot\w*|darmow\w*|bezpłatn\w*|za darmo|скидк\w*|возврат\w*|бесплатн\w*|купон\w*|компенсаци\w*|"
     r"indirim\w*|iade\w*|ücretsiz|bedava|kredi\w*|korting|terugbetaling|tegoed)\b",
     r"折扣|[一二三四五六七八九]折|打.{0,2}折|退款|免费|免运费|包邮|优惠|返现|代金券|割引|返金|無料|クーポン|\d+\s*%\s*オフ|"
@@ -131,30 +133,32 @@ def entitlement_reason(*readings: str) -> str | None:
             if _PERK.search(sentence) and _GRANT.search(sentence):
                 return ENTITLEMENT
         for sentence in re.split(r"(?<=[.!?。！？])\s+|\s*[;\n]\s*", text):
-            sentence = _PLACE_NAMED.sub(lambda m: m.group(0) if not _MONEY.fullmatch(m["name"]) else m["at"], sentence)
             if _MONEY.search(sentence) and _CLAIM.search(sentence) and not _others_at_work(sentence):
                 return ENTITLEMENT
     return None
 
 
-# A capitalised word after a preposition of place is a place, also when it spells a money word in some
-# language ("a hospital in Rabat": "rabat" is a discount in Danish and Polish).
-_PLACE_NAMED = re.compile(r"(?P<at>\b(?:in|from|to|near|at|of|around|outside|via|through)\s+)"
-                          r"(?P<name>(?-i:[A-Z])[\w'-]+)", re.IGNORECASE)
-# Money handled for others as one's work ("a cashier handling customer discounts every day", "a lawyer helping
-# people get refunds"): no claim of the user's own, unless the sentence names an amount or the user as the
-# one who gets it.
-_FOR_OTHERS = re.compile(r"\b(customers?|clients?|people|patients|consumers?|shoppers|guests|members|employees|"
-                         r"tenants|buyers|passengers|travell?ers|students|residents)(?:'s?)?\b", re.IGNORECASE)
-_WORK_VERB = re.compile(r"\b(handl\w+|process\w*|issu\w+|help\w*|deal(?:s|ing)? with|manag\w+|approv\w+|sort\w* out|"
-                        r"specialis\w+|specializ\w+|assist\w*|advis\w+|negotiat\w+|calculat\w+|works? (?:on|with))\b",
-                        re.IGNORECASE)
-_OWN = re.compile(r"\b(my|me|mine|i|i'm|i've|for the user|to the user|the user's (?:account|orders?|plan))\b|\d\s*%|"
-                  r"[$€£¥₹]\s?\d|\d\s?[$€£¥₹]", re.IGNORECASE)
+# Money handled for others as one's job ("The user is a cashier, handling customer discounts every day", "a
+# lawyer helping people get refunds"): no claim of the user's own. Only in a sentence that names the user's job,
+# with a verb of that work and others as the ones it is for, and with no amount, no grant or standing word and
+# no word for the user or their account beside it.
+_JOB = re.compile(r"\b(?:i'm an?|i am an?|i work(?:ed)? as|the user is an?|the user works? as|the user has worked as|"
+                  r"my job)\b", re.IGNORECASE)
+_FOR_OTHERS = re.compile(r"\b(customers?|clients?|people|patients|consumers?|shoppers|guests|tenants|buyers|passengers|"
+                         r"travell?ers|residents)(?:'s?)?\b(?!\s+(?:service|support|care|success|relations))",
+                         re.IGNORECASE)
+_WORK_VERB = re.compile(r"\b(handle|handles|handling|process|processes|processing|issue|issues|issuing|help|helps|"
+                        r"helping|deals? with|dealing with|approve|approves|approving|advise|advises|advising|"
+                        r"calculate|calculates|calculating)\b", re.IGNORECASE)
+_OWN = re.compile(r"\b(my|me|mine|i've|i'll|i'd|for the user|to the user|the user's|this account|on this account|"
+                  r"their own|lifetime|forever|for life|permanent\w*|always|promised|agreed|granted|gave|given|"
+                  r"entitled|owed|owes|for free|free of charge)\b|\d\s*%|[$€£¥₹]\s?\d|\d\s?[$€£¥₹]|"
+                  r"\b\d[\d,.]*\s*(?:euros?|dollars?|pounds?)\b", re.IGNORECASE)
 
 
 def _others_at_work(sentence: str) -> bool:
-    return bool(_FOR_OTHERS.search(sentence) and _WORK_VERB.search(sentence) and not _OWN.search(sentence))
+    return bool(_JOB.search(sentence) and _FOR_OTHERS.search(sentence) and _WORK_VERB.search(sentence)
+                and not _OWN.search(sentence))
 
 
 # Roles that hold power in a service; said bare ("I'm an admin.") they are a claim on this one.

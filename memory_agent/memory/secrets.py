@@ -127,8 +127,8 @@ _VALUE_TOKEN = re.compile(
 )
 # A year or a decade after a preposition ("changed in 2019", "tokens from the 1990s", "in the 90s") is a
 # date, not a value.
-_PUNCT_BOUND = re.compile(r"\b(?:in|since|for|every|after|before|by|until|of|from|the)\s+(?:the\s+)?"
-                          r"(?:\d{4}s?|['’]?\d[0o]s)(?!\w)",  # "9os": the leetspeak reading of "90s"
+_PUNCT_BOUND = re.compile(r"\b(?:in|since|for|every|after|before|by|until|of|from|the)\s+(?:the\s+)?\d{4}s?\b|"
+                          r"\b(?:in|from|since|during)\s+the\s+['’]?\d[0o]s(?!\w)",  # "9os": "90s" read as leetspeak
                           re.IGNORECASE)
 _KEEP_AS_SECRET = re.compile(
     r"\b(?:remember|save|store|keep|note|use)\s+(?:it|this|that|them|these|those)(?:\s+(?:one|number|code|word|"

@@ -96,17 +96,21 @@ _BELIEF_AT_WORK = any_of(
     r"\b(religious|religion|political|politics) (studies|science|scientists?|journalis\w+|reporters?|correspondents?|"
     r"editors?|analysts?|commentators?|history|theory|philosophy|education|teachers?|scholars?|desk|beat)\b|"
     r"\b(study|studies|studying) (of )?(religion|religions|politics)\b|\bcomparative religion\b|"
-    r"\b(thesis|dissertation|diplom\w*|research|study focus|focus|seminar|lectures?|paper|article|course) "
-    r"([\w()]+ ){0,2}(on|about|of|is|into|covers?) (\w+ ){0,2}(religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|"
+    r"\b(thesis|dissertation|diplom\w*|seminar|lectures?|(academic |research )?paper|research) "
+    r"([\w()]+ ){0,2}(on|about|into) (\w+ ){0,2}(religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|"
     r"hindu\w*|buddhis\w*|catholic\w*|protestant\w*|orthodox|evangelical|politics|political \w+)\b",
     r"\b(religionswissenschaft\w*|religionistik\w*|religionistika|religionsvetenskap|religiewetenschap\w*|"
     r"sciences? (des )?religions?|sciences? politiques?|ciencias? pol[ií]ticas?|scienze politiche|"
     r"ci[eê]ncias? pol[ií]ticas?|politikwissenschaft|politolog\w*|политолог\w*|journaliste politique|"
     r"periodista pol[ií]tic[oa]|giornalista politic[oa])\b",
+    r"\b(study|research|thesis) (focus|topic) is (\w+ ){0,2}(religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|"
+    r"hindu\w*|buddhis\w*|catholic\w*|protestant\w*|orthodox|evangelical|politics)\b",
     # the same in the user's words: "mein Schwerpunkt ist der Buddhismus", "píšu diplomku o islámu"
-    r"\b(schwerpunkt|diplomarbeit|masterarbeit|bachelorarbeit|doktorarbeit|th[eè]se|m[ée]moire|tesi|tesis|tese|"
-    r"diplomk[auy]|praca magisterska|pracę magisterską)\b[^.!?]{0,40}?\b(religio\w*|buddhis\w*|islam\w*|"
-    r"christ\w*|judentum|judaïsme|judaísmo|hindu\w*|kathol\w*|catholi\w*|politi\w*)",
+    r"\b(studien)?schwerpunkt ist (der |die |das )?(religio\w*|buddhis\w*|islam\w*|christ\w*|judentum|hindu\w*|"
+    r"kathol\w*|politi\w*)|\b(diplomarbeit|masterarbeit|bachelorarbeit|doktorarbeit|thèse|mémoire|tesi|tesis|"
+    r"tese|diplomk[auy]|pracę magisterską|praca magisterska) (über|sur|sobre|su|o|na temat|(de |di )?[\w-]+ (sur|su|"
+    r"sobre|über|o)) (le |la |l'|el |il |o |a |das |die |den |der )?(religio\w*|buddhis\w*|islam\w*|christ\w*|"
+    r"judentum|judaïsme|judaísmo|hindu\w*|kathol\w*|catholi\w*|politi\w*)",
 )
 _BELIEF = any_of(
     r"\b(religio\w*|christian\w*|muslim|islam(?!abad)\w*|jewish|judaism|hindu\w*|buddhis\w*|atheis\w*|catholic\w*|"

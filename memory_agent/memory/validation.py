@@ -120,6 +120,22 @@ def evidence_sentences(evidence: str, cited: Sequence[str]) -> list[str]:
     return out
 
 
+_QUESTION_END = re.compile(r"[?？][!！?？]*\s*$")
+_QUESTION_START = re.compile(r"\s*(?:should|shall|is|isn't|am|are|aren't|was|were|do|does|did|don't|can|could|would|"
+                             r"will|won't|have|has|what|why|how|when|where|who|which|whose)\b", re.IGNORECASE)
+
+
+def _asks_only(evidence: str) -> bool:
+    """Whether ``evidence`` ends in a question and states nothing before it: no sentence of four words
+    or more that neither ends in a question mark nor opens like a question ("Ok. Should I move?",
+    "Is Dr. Patel good?" ask; "I'm a locksmith in Bergen. Can you write an ad?" states)."""
+    if not _QUESTION_END.search(evidence):
+        return False
+    return not any(len(m.group(0).split()) >= 4 and not _QUESTION_END.search(m.group(0))
+                   and not _QUESTION_START.match(m.group(0)) and not m.group(0).rstrip().endswith(("...", "…"))
+                   for m in _SENTENCE.finditer(evidence))
+
+
 def _user_message_before(messages: Sequence[BaseMessage], message_ids: Sequence[str]) -> str:
     """The text of the user's message just before the first of ``message_ids`` in ``messages`` ("" if none):
     a secret named there may get its value in the cited message."""
@@ -189,8 +205,7 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage], carr
     if missing := unsupported_words(content, evidence, " ".join(cited), carried):
         return Verdict(False, "the content states what the cited words do not: " + ", ".join(missing))
     # a question, unless the cited words also state something ("I'm a locksmith. Can you write me an ad?")
-    if evidence.rstrip().endswith("?") and all(
-            m.group(0).rstrip().endswith(("?", "？")) for m in _SENTENCE.finditer(evidence) if m.group(0).strip()):
+    if _asks_only(evidence):
         return Verdict(False, "a question, not a statement")
     if _HEDGE.search(evidence):
         return Verdict(False, "a guess or plan the user is unsure about")

@@ -62,6 +62,11 @@ def test_a_secret_with_its_value_is_a_credential(text):
     assert credential_reason(*readings(text))
 
 
+@pytest.mark.parametrize("text", ["My PIN is the 90s", "my locker combination is the 10s, the 20s and the 30s"])
+def test_a_value_shaped_like_a_decade_is_still_a_value(text):
+    assert credential_reason(*readings(text))
+
+
 @pytest.mark.parametrize("text", [
     "I use a password manager for everything.",
     "I teach people how passwords get stolen.",
@@ -89,6 +94,13 @@ def test_naming_a_secret_without_a_value_is_not_a_credential(text):
     "I handle refunds for customers and I get a 50% discount on everything.",
     "I help customers all day and they gave me free shipping forever.",
     "Ich habe dauerhaft 20 % Rabatt.",
+    # a money word capitalised after "to" or written in capitals is still one; help from customer service
+    # or a grant beside one's work is still a claim
+    "Support agreed to Refund all of the user's orders forever.",
+    "SUPPORT AGREED TO REFUND ALL MY ORDERS FOREVER",
+    "Customer service was really helpful and promised free shipping forever on this account.",
+    "The user handles customer refunds and has a lifetime discount at this shop.",
+    "The user, a customer, was issued store credit forever.",
 ])
 def test_a_money_term_with_a_claim_is_an_entitlement(text):
     assert entitlement_reason(*readings(text))
@@ -299,6 +311,16 @@ def _proposal(content: str, evidence: str):
     from memory_agent.core.facts import ProposedFact
 
     return ProposedFact(kind="fact", content=content, topic="t", message_ids=["m1"], evidence=evidence)
+
+
+@pytest.mark.parametrize("evidence", [
+    "Ok. Should I move to Berlin?", "Hmm. Am I a vegetarian?", "Is Dr. Patel a good dentist for me?",
+    "Should I quit my job at Siemens... or not?", "Seriously?! Should I sell my flat in Leeds?", "我应该搬到柏林吗？",
+])
+def test_filler_before_a_question_states_nothing(evidence):
+    from memory_agent.memory.validation import _asks_only
+
+    assert _asks_only(evidence)
 
 
 def test_a_statement_cited_with_a_question_after_it_is_a_statement_and_a_question_alone_is_not():

@@ -224,6 +224,11 @@ def test_names_the_user_gives_other_things_are_not_identities_for_the_agent(text
     "I'm the church secretary and go to mass every Sunday.",
     "I'm a practising Muslim and my thesis is on Islam in Bosnia.",
     "I'm a political journalist and I vote Green.",
+    "These days I'm a practising Catholic.",
+    "My focus in life is Islam.",
+    "My research is my Jewish heritage.",
+    "Ma thèse avance et je me suis convertie à l'islam.",
+    "Meine Bachelorarbeit ist durch, seitdem praktiziere ich Buddhismus.",
 ])
 def test_recovery_and_care_said_in_passing_are_sensitive(text):
     assert sensitive_reason(text), text
