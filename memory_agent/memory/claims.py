@@ -142,18 +142,16 @@ def entitlement_reason(*readings: str) -> str | None:
 # lawyer helping people get refunds"): no claim of the user's own. Only in a sentence that names the user's job,
 # with a verb of that work and others as the ones it is for, and with no amount, no grant or standing word and
 # no word for the user or their account beside it.
-_JOB = re.compile(r"\b(?:i'm an?|i am an?|i work(?:ed)? as|the user is an?|the user works? as|the user has worked as|"
-                  r"my job)\b", re.IGNORECASE)
-_FOR_OTHERS = re.compile(r"\b(customers?|clients?|people|patients|consumers?|shoppers|guests|tenants|buyers|passengers|"
-                         r"travell?ers|residents)(?:'s?)?\b(?!\s+(?:service|support|care|success|relations))",
-                         re.IGNORECASE)
-_WORK_VERB = re.compile(r"\b(handle|handles|handling|process|processes|processing|issue|issues|issuing|help|helps|"
-                        r"helping|deals? with|dealing with|approve|approves|approving|advise|advises|advising|"
-                        r"calculate|calculates|calculating)\b", re.IGNORECASE)
-_OWN = re.compile(r"\b(my|me|mine|i've|i'll|i'd|for the user|to the user|the user's|this account|on this account|"
-                  r"their own|lifetime|forever|for life|permanent\w*|always|promised|agreed|granted|gave|given|"
-                  r"entitled|owed|owes|for free|free of charge)\b|\d\s*%|[$€£¥₹]\s?\d|\d\s?[$€£¥₹]|"
-                  r"\b\d[\d,.]*\s*(?:euros?|dollars?|pounds?)\b", re.IGNORECASE)
+_JOB = any_of(r"\b(?:i'm an?|i am an?|i work(?:ed)? as|the user is an?|the user works? as|the user has worked as)\b")
+_FOR_OTHERS = any_of(r"\b(customers?|clients?|people|patients|consumers?|shoppers|guests|tenants|buyers|passengers|"
+                     r"travell?ers|residents)(?:'s?)?\b(?!\s+(?:service|support|care|success|relations))")
+_WORK_VERB = any_of(r"\b(handle|handles|handling|process|processes|processing|issue|issues|issuing|help|helps|"
+                    r"helping|deals? with|dealing with|approve|approves|approving|advise|advises|advising|"
+                    r"calculate|calculates|calculating)\b")
+_OWN = any_of(r"\b(my|me|mine|i've|i'll|i'd|for the user|to the user|the user's|this account|on this account|"
+              r"their own|lifetime|forever|for life|permanent\w*|always|promised|agreed|granted|gave|given|"
+              r"entitled|owed|owes|for free|free of charge)\b|\d\s*%|[$€£¥₹]\s?\d|\d\s?[$€£¥₹]|"
+              r"\b\d[\d,.]*\s*(?:euros?|dollars?|pounds?)\b")
 
 
 def _others_at_work(sentence: str) -> bool:
