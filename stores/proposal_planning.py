@@ -158,10 +158,11 @@ class ProposalPlanning:
                 or verdict.sensitivity == "restricted"
                 or verdict.risk in PERSON_ONLY_RISKS  # an entitlement or role only a person may approve
             )
-            until, until_dropped = (None, "") if decision.operation == "RETRACT" else \
-                check_valid_until(p.valid_until, cited, now)
-            if until is None and not until_dropped and decision.operation != "RETRACT":
-                until = end_in_content(p.content, cited, now)  # an end said in the content alone
+            until, until_dropped = None, ""
+            if decision.operation != "RETRACT":
+                until, until_dropped = check_valid_until(p.valid_until, cited, now)
+                if until is None and not until_dropped:
+                    until = end_in_content(p.content, cited, now)  # an end said in the content alone
             reason = "; ".join(r for r in (decision.reason, verdict.note, until_dropped) if r)
             proposals.append(Proposal(
                 id=pid, operation=decision.operation, kind=kind,

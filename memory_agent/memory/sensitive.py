@@ -86,6 +86,9 @@ _CRIMINAL_AT_WORK = any_of(r"\b(prison|probation|parole|jail) (officer|guard|war
 _UNION = any_of(r"\b(trade union|labou?r union|union member(ship)?|member of the union|union rep(resentative)?|shop "
              r"steward|gewerkschaft\w*|syndicat|syndiqué\w*|sindicato|sindacato|związ(ek|ku) zawodow\w*|"
              r"профсоюз\w*|sendika\w*)\b|工会|労働組合|نقابة|ट्रेड यूनियन|노동조합")
+# Faiths named as a field of study, in English (the memory's words).
+_FAITHS = (r"religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|hindu\w*|buddhis\w*|catholic\w*|protestant\w*|"
+           r"orthodox|evangelical")
 # A church as a workplace or a building, not the user's faith ("the church organist", "kirkon kanttori"); religion
 # or politics as a field one studies, teaches or reports on ("religious studies", "a political journalist",
 # "Religionswissenschaft", "a thesis on Islam in Bosnia"), not one's own faith or vote.
@@ -97,14 +100,12 @@ _BELIEF_AT_WORK = any_of(
     r"editors?|analysts?|commentators?|history|theory|philosophy|education|teachers?|scholars?|desk|beat)\b|"
     r"\b(study|studies|studying) (of )?(religion|religions|politics)\b|\bcomparative religion\b|"
     r"\b(thesis|dissertation|diplom\w*|seminar|lectures?|(academic |research )?paper|research) "
-    r"([\w()]+ ){0,2}(on|about|into) (\w+ ){0,2}(religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|"
-    r"hindu\w*|buddhis\w*|catholic\w*|protestant\w*|orthodox|evangelical|politics|political \w+)\b",
+    rf"([\w()]+ ){{0,2}}(on|about|into) (\w+ ){{0,2}}({_FAITHS}|politics|political \w+)\b",
     r"\b(religionswissenschaft\w*|religionistik\w*|religionistika|religionsvetenskap|religiewetenschap\w*|"
     r"sciences? (des )?religions?|sciences? politiques?|ciencias? pol[ií]ticas?|scienze politiche|"
     r"ci[eê]ncias? pol[ií]ticas?|politikwissenschaft|politolog\w*|политолог\w*|journaliste politique|"
     r"periodista pol[ií]tic[oa]|giornalista politic[oa])\b",
-    r"\b(study|research|thesis) (focus|topic) is (\w+ ){0,2}(religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|"
-    r"hindu\w*|buddhis\w*|catholic\w*|protestant\w*|orthodox|evangelical|politics)\b",
+    rf"\b(study|research|thesis) (focus|topic) is (\w+ ){{0,2}}({_FAITHS}|politics)\b",
     # the same in the user's words: "mein Schwerpunkt ist der Buddhismus", "píšu diplomku o islámu"
     r"\b(studien)?schwerpunkt ist (der |die |das )?(religio\w*|buddhis\w*|islam\w*|christ\w*|judentum|hindu\w*|"
     r"kathol\w*|politi\w*)|\b(diplomarbeit|masterarbeit|bachelorarbeit|doktorarbeit|thèse|mémoire|tesi|tesis|"

@@ -166,10 +166,10 @@ def extract_facts(text: str, message_id: str = "", today: date | None = None) ->
 def _extract(text: str, message_id: str, today: date | None) -> list[tuple[ProposedFact, bool]]:
     """:func:`extract_facts`, each fact with whether it retracts everything about what it names."""
     facts: list[tuple[ProposedFact, bool]] = []
-    antecedent = ""
+    antecedent, english = "", _english(text)
     for sentence in _SENTENCE_SPLIT.split(text):
         for part, question in _statement_then_question(sentence.strip()):
-            _extract_part(text, part, question, message_id, today, facts, antecedent)
+            _extract_part(text, part, question, message_id, today, facts, antecedent, english)
         subject = _SUBJECT.match(sentence.strip())
         names = _NAMES.findall(sentence.strip())
         antecedent = subject["np"] if subject else names[-1] if names else ""
@@ -211,11 +211,11 @@ def _clauses(sentence: str) -> list[tuple[str, str]]:
 
 
 def _extract_part(text: str, sentence: str, question: bool, message_id: str, today: date | None,
-                  facts: list[tuple[ProposedFact, bool]], antecedent: str = "") -> None:
+                  facts: list[tuple[ProposedFact, bool]], antecedent: str = "", english: bool = True) -> None:
     """Append the facts of one statement (or question) ``sentence`` of ``text`` to ``facts``; a clause
-    joined by "so" to one that states an end shares that end."""
+    joined by "so" to one that states an end shares that end. ``english``: whether ``text`` reads as
+    English (:func:`_english`; a clause with a lower-case "i" is skipped otherwise)."""
     until_before: str | None = None
-    english = _english(text)
     for clause, joint in _clauses(sentence.strip()):
         until = _valid_until(clause, today) or (until_before if _CONSEQUENCE.search(joint) else None)
         until_before = until
