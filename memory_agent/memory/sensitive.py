@@ -22,10 +22,11 @@ says whether the user explicitly asked to keep what they said.
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from memory_agent.memory.text import any_of, prompt_text
 
-__all__ = ["asked_to_remember", "sensitive_reason", "without_work"]
+__all__ = ["asked_to_remember", "sensitive_kind", "sensitive_reason", "without_work"]
 
 REASON = "sensitive data said in passing (ask explicitly to have it remembered)"
 
@@ -36,13 +37,7 @@ _HEALTH = any_of(
     r"depress(ion|ed|ive)|anxiety|panic attacks?|adhd|autis\w*|bipolar|schizo\w*|ptsd|ocd|anorexi\w*|bulimi\w*|"
     r"addict\w*|rehab|alcoholi\w*|dementia|alzheimer\w*|parkinson\w*|multiple sclerosis|arthritis|"
     r"psychiatr\w*|psycholog\w*|psychotherap\w*|therap(y|ist|ies)|counsell?(ing|or)|mental health|"
-    r"medication|medicine|prescri\w+|antidepressants?|insulin|metformin|sertraline|fluoxetine|prozac|zoloft|"
-    r"lexapro|escitalopram|citalopram|paroxetine|venlafaxine|bupropion|xanax|alprazolam|valium|diazepam|"
-    r"lorazepam|klonopin|clonazepam|lithium(?! batter\w*|-ion| ion| mine\w*| price\w*| stock\w*)|lamictal|"
-    r"lamotrigine|quetiapine|seroquel|olanzapine|risperidone|"
-    r"aripiprazole|adderall|ritalin|methylphenidate|vyvanse|concerta|methadone|suboxone|naltrexone|"
-    r"levothyroxine|warfarin|statins?|opioids?|oxycodone|tramadol|morphine|(?-i:PrEP|PREP)|truvada)\b",
-    r"\b\d+(\.\d+)?\s?(mg|mcg|µg|ml|iu)\b",
+    r"medication|medicine|prescri\w+)\b",
     r"\b(depression|psychotherapie|therapeut\w*|krankheit|diagnose|medikament\w*|dépression|thérap\w*|"
     r"maladie|médicament\w*|depresión|terapia|terapeuta|enfermedad|medicamento\w*|ansia|ansiedad|ansiedade|"
     r"depressione|depressão|malattia|farmac(?!eut|éut|êut|ist)\w+|depresj\w*|choroba|leki|депресс\w*|терапи\w*|болезн\w*|"
@@ -68,6 +63,16 @@ _HEALTH = any_of(
     # fertility, disability, genetics
     r"\b(ivf|fertility (treatment|clinic)|miscarri\w+|disabilit\w+|disabled|hearing aids?|(i'm|i am|legally) "
     r"(blind|deaf)|blood type|genetic (test|condition|disorder)|brca\d?)\b",
+)
+# A medicine by name, or a dose ("100mg"): a value, like an address or an amount (see sensitive_kind).
+_DRUG = any_of(
+    r"\b(antidepressants?|insulin|metformin|sertraline|fluoxetine|prozac|zoloft|"
+    r"lexapro|escitalopram|citalopram|paroxetine|venlafaxine|bupropion|xanax|alprazolam|valium|diazepam|"
+    r"lorazepam|klonopin|clonazepam|lithium(?! batter\w*|-ion| ion| mine\w*| price\w*| stock\w*)|lamictal|"
+    r"lamotrigine|quetiapine|seroquel|olanzapine|risperidone|"
+    r"aripiprazole|adderall|ritalin|methylphenidate|vyvanse|concerta|methadone|suboxone|naltrexone|"
+    r"levothyroxine|warfarin|statins?|opioids?|oxycodone|tramadol|morphine|(?-i:PrEP|PREP)|truvada)\b",
+    r"\b\d+(\.\d+)?\s?(mg|mcg|µg|ml|iu)\b",
 )
 # Immigration status and proceedings; coming out.
 _STATUS = any_of(r"\b(asylum (seeker|application|claim|case|hearing|interview)|refugee status|undocumented|"
@@ -224,25 +229,35 @@ def without_work(text: str) -> str:
     return " ".join(out)
 
 
-def sensitive_reason(text: str, context: str = "") -> str | None:
-    """:data:`REASON` when ``text`` holds data of a sensitive category (module docstring), else ``None``.
-    A health word that names the user's work ("a nurse on a psychiatric ward", "I'm a psychologist")
-    is not their health; the same word in the same sentence about their own care still counts only
-    when another health word is there ("I work at a cancer charity and take sertraline"). A long
-    number is a phone number, not an identity number, when ``text`` or ``context`` (the fact the words
-    are cited for: "The user's mobile number is …") says so."""
+def sensitive_kind(text: str, context: str = "") -> Literal["value", "topic"] | None:
+    """What sensitive data ``text`` holds (module docstring): ``"value"`` for a datum that identifies,
+    locates or prices the user whatever the sentence is about (an identity or card number, a street
+    address or coordinates, a salary or debt with its amount, a medicine by name or a dose);
+    ``"topic"`` for a word of a sensitive category (a condition, a faith, a party, a union, immigration
+    status, a criminal record), which a job, a field of study or a building may also hold; ``None``
+    when it holds neither. A value wins over a topic. A health word that names the user's work ("a
+    nurse on a psychiatric ward", "I'm a psychologist") is not their health; the same word in the same
+    sentence about their own care still counts only when another health word is there ("I work at a
+    cancer charity and take sertraline"). A long number is a phone number, not an identity number,
+    when ``text`` or ``context`` (the fact the words are cited for: "The user's mobile number is …")
+    says so."""
     text = without_work(prompt_text(text))
-    if _BELIEF.search(_BELIEF_AT_WORK.sub(" ", text)):
-        return REASON
-    if any(p.search(text) for p in (_HEALTH, _MONEY, _PLACE, _ID, _UNION, _STATUS)):
-        return REASON
+    if any(p.search(text) for p in (_MONEY, _PLACE, _ID, _DRUG)):
+        return "value"
     numbers = _LONG_NUMBER.findall(text)
     phone = bool(numbers) and bool(_PHONE.search(text) or _PHONE.search(prompt_text(context)))
     if any(not phone or len(re.sub(r"\D", "", n)) > 15 for n in numbers):  # E.164: 15 digits at most
-        return REASON
+        return "value"
+    if _BELIEF.search(_BELIEF_AT_WORK.sub(" ", text)) or any(p.search(text) for p in (_HEALTH, _UNION, _STATUS)):
+        return "topic"
     if _CRIMINAL.search(_CRIMINAL_AT_WORK.sub(" ", text)):
-        return REASON
+        return "topic"
     return None
+
+
+def sensitive_reason(text: str, context: str = "") -> str | None:
+    """:data:`REASON` when :func:`sensitive_kind` finds a value or a topic in ``text``, else ``None``."""
+    return REASON if sensitive_kind(text, context) else None
 
 
 def asked_to_remember(text: str) -> bool:

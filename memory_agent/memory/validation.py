@@ -29,9 +29,14 @@ recorded in the audit log, when it is:
 - **a guess or chatter**: hedged ("might", "maybe", "someday"), a question, empty, or over the
   length cap;
 - **sensitive data said in passing** (health, religion, politics, sexual life, precise location,
-  finances, identity numbers: the model's ``sensitive`` risk or
-  :func:`memory_agent.memory.sensitive.sensitive_reason`) unless the user explicitly asked to
-  remember it, in which case it is kept and marked ``restricted`` (seed 001);
+  finances, identity numbers: the model's ``sensitive`` risk or ``restricted`` sensitivity, a sensitive
+  *value* :func:`memory_agent.memory.sensitive.sensitive_kind` finds — an address, an identity or card
+  number, an amount earned or owed, a medicine or a dose — or a sensitive *topic* word it finds when
+  the model gave no risk) unless the user explicitly asked to remember it, in which case it is kept and
+  marked ``restricted`` (seed 001). A topic word alone (a nurse giving medication, a political
+  journalist, a church organist) in a fact the model explicitly judged risk ``none`` is kept marked
+  ``restricted``, with a note: a word list cannot tell a job or a field of study from the user's own
+  health or faith, and ``restricted`` keeps a person in the loop wherever approval asks;
 - **procedural memory not asked for** (:func:`procedural_reason`): a ``procedural`` fact (how
   answers are presented: style, format, language) needs an explicit request in the user's own
   message, must be about presentation, and never about other people. Without such a request it is
@@ -60,8 +65,9 @@ from memory_agent.core.facts import PERSON_ONLY_RISKS, ProposedFact
 from memory_agent.core.messages import message_text
 from memory_agent.memory.grounding import unsupported_words
 from memory_agent.memory.injection import claim, instruction_reason, readings, screen
+from memory_agent.memory.languages import language_names_pattern
 from memory_agent.memory.secrets import holds_secret_value, secret_values
-from memory_agent.memory.sensitive import asked_to_remember, sensitive_reason
+from memory_agent.memory.sensitive import asked_to_remember, sensitive_kind
 from memory_agent.memory.text import prompt_text
 
 MAX_CONTENT_CHARS = 300
@@ -221,13 +227,20 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage], carr
     if declared_restriction(content):  # the fact itself, not a longer quote that may hold another one
         return Verdict(True, sensitivity="restricted", kind="constraint", risk=risk if risk != "none" else "sensitive",
                        note="" if proposal.kind == "constraint" else "kept as a constraint: a declared restriction")
-    sensitive = (proposal.sensitivity == "restricted" or proposal.risk == "sensitive"
-                 or bool(sensitive_reason(evidence, context=content) or sensitive_reason(content)))
-    if sensitive:
+    found = {sensitive_kind(evidence, context=content), sensitive_kind(content)} - {None}
+    # the model judged it an ordinary fact, in so many words (not by leaving the field out)
+    judged_ordinary = ("risk" in proposal.model_fields_set and proposal.risk == "none"
+                       and proposal.sensitivity != "restricted")
+    if proposal.sensitivity == "restricted" or proposal.risk == "sensitive" or "value" in found or (
+            found and not judged_ordinary):
         if not any(asked_to_remember(c) for c in cited):
             return Verdict(False, "sensitive data said in passing (ask explicitly to have it remembered)")
         return Verdict(True, sensitivity="restricted", risk=risk if risk != "none" else "sensitive", kind=kind,
                        note=note)
+    if found:  # a word of a sensitive topic in what the model judged an ordinary fact: a job, a study, a building
+        return Verdict(True, sensitivity="restricted", risk="sensitive", kind=kind,
+                       note=(f"{note}; " if note else "") + "kept restricted: it names a sensitive topic, which "
+                       "the model judged part of an ordinary fact")
     return Verdict(True, risk=risk, kind=kind, note=note)
 
 
@@ -284,7 +297,7 @@ _PROCEDURAL_PRESENTATION = re.compile(
     r"\b(answers?|replies|reply|respon(d|ses?)|explanations?|format\w*|style|tone|language|bullet\w*|lists?|"
     r"tables?|markdown|emojis?|short|brief|concise|detailed|formal|informal|casual|simple|technical|"
     r"code (examples?|snippets?|samples?)|examples?|snippets?|words|sentences|paragraphs|summar\w+|"
-    r"english|german|french|spanish|italian|portuguese|dutch|polish|japanese|chinese|korean)\b",
+    rf"{language_names_pattern()})\b",
     re.IGNORECASE,
 )
 _PROCEDURAL_REQUEST = re.compile(

@@ -40,6 +40,37 @@ def test_sensitive_said_in_passing_is_not_kept_and_kept_restricted_when_asked(ag
     assert fact.sensitivity == "restricted" and fact.content == content
 
 
+JUDGED_ORDINARY = {  # a sensitive topic's word in a job or a pastime, judged risk "none" by the model
+    "cantor": ("I am a cantor at the synagogue in Vienna.", "The user is a cantor at a synagogue in Vienna."),
+    "teacher": ("I teach Catholic history at a school in Lyon.", "The user teaches Catholic history at a school."),
+    "volunteer": ("I volunteer at a diabetes camp for kids every summer.",
+                  "The user volunteers at a diabetes camp for kids every summer."),
+}
+
+
+@pytest.mark.parametrize("case", list(JUDGED_ORDINARY))
+def test_a_topic_word_in_a_fact_the_model_judged_ordinary_is_kept_restricted(agent, model, case):
+    said, content = JUDGED_ORDINARY[case]
+    model.script[said.split()[2]] = [{"kind": "fact", "content": content, "topic": "job", "risk": "none"}]
+    result = agent.turn("alice", said, thread_id="t1", now=T0, approval="never")
+    assert result.dropped == [] and [c["content"] for c in result.committed] == [content]
+    [fact] = agent.memory.ledger.facts("alice")
+    assert fact.sensitivity == "restricted"
+    assert "kept restricted" in agent.memory.ledger.audit_rows("alice")[-1]["reason"]
+
+
+@pytest.mark.parametrize("said, content", [
+    ("I take 50mg of sertraline every morning.", "The user takes 50mg of sertraline daily."),
+    ("I live at 42 Elm Street.", "The user lives at 42 Elm Street."),
+    ("My salary is 90k a year.", "The user's salary is 90k a year."),
+])
+def test_a_sensitive_value_is_dropped_even_when_the_model_judged_it_ordinary(agent, model, said, content):
+    model.script[said.split()[1]] = [{"kind": "fact", "content": content, "topic": "x", "risk": "none"}]
+    result = agent.turn("alice", said, thread_id="t1", now=T0, approval="never")
+    assert result.committed == [] and agent.memory.ledger.facts("alice") == []
+    assert "sensitive data said in passing" in result.dropped[0]["reason"]
+
+
 def test_facts_per_user_cap_gives_a_message_and_writes_nothing(make_agent, model):
     agent = make_agent(model=model, max_facts_per_user=2)
     plant(agent.memory, "alice", "The user plays the cello.")
