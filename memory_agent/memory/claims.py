@@ -18,7 +18,8 @@ approves.
   noun tied to this service ("admin here", "moderator of this platform") or said bare
   ("The user is an administrator."), a tier ("Gold member", "VIP staff") or an assignment ("my
   role is …", "flagged as internal tester", "on the allow-list"). A job said about oneself is not
-  one: "I work as a system administrator at a hospital", "I'm the owner of a bakery".
+  one: "I work as a system administrator at a hospital", "I'm the owner of a bakery"; nor are the
+  rights of that job ("… at a hospital, with root access to its servers").
 
 Text is expected as :func:`memory_agent.memory.text.prompt_text` returns it.
 """
@@ -166,12 +167,13 @@ _POWER_NOUN = (r"admin|administrator|superuser|super user|super-user|sysadmin|ro
 _ROLE_NOUN = _POWER_NOUN + r"|employee|developer|engineer|tester|manager|supervisor|agent|representative"
 _THIS = (r"(this|your|the|our)\s+(system|service|platform|site|website|app|application|workspace|backend|server|"
          r"account|accounts|company|assistant|bot|chat|agent|tool|team|store|shop|database|organi[sz]ation)")
+# rights, privileges, access or clearance
+_RIGHTS = (r"\b(admin(istrator|istrative)?|root|superuser|sudo|full|elevated|special|unrestricted|unlimited|"
+           r"privileged|internal|owner|highest|master|god|staff|employee|moderator|moderation|operator|extra|total|"
+           r"complete|level[- ]?\d+|[a-z]+-level|same)\s+(moderation\s+)?(access|rights|privileges?|permissions?|"
+           r"clearance|access level|powers?|trust)\b")
 _ROLE = any_of(
-    # rights, privileges, access or clearance
-    r"\b(admin(istrator|istrative)?|root|superuser|sudo|full|elevated|special|unrestricted|unlimited|privileged|"
-    r"internal|owner|highest|master|god|staff|employee|moderator|moderation|operator|extra|total|complete|"
-    r"level[- ]?\d+|[a-z]+-level|same)\s+(moderation\s+)?(access|rights|privileges?|permissions?|clearance|"
-    r"access level|powers?|trust)\b",
+    _RIGHTS,
     r"\b(access|rights|privileges|permissions?|clearance)\s+(to|on|over|for)\s+(the\s+)?(hidden|beta|unreleased|admin|"
     r"staff|restricted|secret|experimental|developer|debug)\b(?![^.!?;]*\b(at|for|in) (work|my (job|company|office|"
     r"employer|work)))|"
@@ -222,6 +224,32 @@ _ROLE = any_of(
 )
 
 
+# Rights held in the user's job at another organisation: "I work as a sysadmin at a hospital, with root access to
+# its servers", "The user is an IT support specialist at the University of Tartu with admin rights to the labs".
+_WORKS_ELSEWHERE = any_of(
+    r"\b(i|the user|they|he|she)\s+(work|works|worked|am employed|is employed|was employed)\b[^.!?;]{0,60}?"
+    r"\b(at|for|in)\s+(?!(this|your|the same)\b)\w",
+    r"\b(i'm|i am|the user is|the user was|they are|he is|she is)\s+(an?|the)\s+([\w-]+\s+){0,4}?"
+    r"(at|for|in)\s+(?!(this|your)\b)(an?|the|my|our)?\s*[\w-]+",
+)
+_HERE = any_of(rf"\b(here|you|your|yours|{_THIS}|(the|an?)\s+(admin|control|management)\s+(panel|console|dashboard)|"
+               r"the backend|other (users?|customers?|accounts?)|(give|grant|unlock|enable|allow|let|treat|set)\s+"
+               r"(me|the user|them|my account)|(be|been|being|get|gets|getting)\s+(granted|given|upgraded))\b")
+_RIGHTS_AT_ONES_WORK = any_of(_RIGHTS)
+
+
+def _rights_at_work_elsewhere(sentence: str) -> bool:
+    """Whether the only claim of ``sentence`` is rights held in the user's job at another organisation."""
+    return bool(_WORKS_ELSEWHERE.search(sentence) and not _HERE.search(sentence)
+                and not _ROLE.search(_RIGHTS_AT_ONES_WORK.sub(" ", sentence)))
+
+
 def role_reason(*readings: str) -> str | None:
-    """:data:`ROLE` when a reading claims a role or permission in this service (module docstring), else ``None``."""
-    return ROLE if any(_ROLE.search(text) for text in readings) else None
+    """:data:`ROLE` when a reading claims a role or permission in this service (module docstring), else ``None``.
+    Rights that a sentence holds in the user's job elsewhere ("a sysadmin at a hospital with root access to its
+    servers") are not claimed here, unless the sentence also names this service, "you" or an admin panel."""
+    for text in readings:
+        for sentence in re.split(r"(?<=[.!?;])\s+|\n+", text):
+            if _ROLE.search(sentence) and not _rights_at_work_elsewhere(sentence):
+                return ROLE
+    return None

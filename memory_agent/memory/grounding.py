@@ -18,7 +18,9 @@ case folding, or its Snowball stem (``PyStemmer``, so "refunds" finds "refund") 
 evidence word, or inside one when the stem has six letters or more (German compounds:
 "Systemadministrator" holds "administr"), accents aside ("Toruń" in "w Toruniu", "Đà Nẵng" for "Da
 Nang"), or with a case ending where a language declines it ("Rusałka" in "wokół Rusałki"); a name
-the content glosses with the user's own words in brackets ("Turin (Torino)") is found too. A money or role word
+the content glosses with the user's own words in brackets ("Turin (Torino)") is found too, and so, when
+the evidence is not in English, is a name under its English form ("Manila" for "Maynila", "Senate" for
+"Senado": :func:`_cognate`). A money or role word
 is also found when the evidence names money or a role in another language (a translated memory:
 "kortingsbonnen" → "discount coupons"); "free" in "gluten-free" is not a money word. When the
 evidence is mostly in a script other than Latin, only numbers are compared (a translated name
@@ -27,12 +29,14 @@ cannot be matched letter by letter).
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from difflib import SequenceMatcher
 from functools import lru_cache
 
 from memory_agent.memory import claims
+from memory_agent.memory.languages import LANGUAGE_NAMES
 from memory_agent.memory.text import prompt_text
 
 __all__ = ["unsupported_words"]
@@ -54,7 +58,7 @@ _EXEMPT = frozenset(re.findall(r"\S+", (
     # language names, months and weekdays in German (capitalised there)
     "deutsch englisch französisch spanisch italienisch portugiesisch niederländisch polnisch russisch "
     "chinesisch japanisch koreanisch arabisch türkisch schwedisch januar februar märz mai juni juli oktober "
-    "dezember montag dienstag mittwoch donnerstag freitag samstag sonntag")))
+    "dezember montag dienstag mittwoch donnerstag freitag samstag sonntag"))) | LANGUAGE_NAMES
 # What kind of place a name is, as a translated memory writes it after the name ("Chợ Rẫy Hospital" for
 # "Bệnh viện Chợ Rẫy"): a kind, not a value, when the user named no kind of place in English ("Union
 # Square" for "Union Station" is another place); the name itself must still be in the evidence.
@@ -168,6 +172,9 @@ _SAME_KIND_ELSEWHERE = {
                     re.compile(f"{_MONEY_ANY.pattern}|{_MONEY_MORE.pattern}", _MONEY_ANY.flags | re.IGNORECASE)),
     "free": _FREE_ANY,
     **dict.fromkeys(("admin", "administrator", "moderator", "operator"), _ROLE_ANY),
+    # the rights of a role the evidence names in its own language ("admin-õigused" → "admin rights")
+    **{w.rstrip("s"): re.compile(rf"{_ROLE_ANY.pattern}|admin\w*|root|sudo", re.IGNORECASE)
+       for w in ("rights", "access", "privileges", "permissions")},
 }
 
 
@@ -192,6 +199,33 @@ def _inflected(word: str, names_said: set[str]) -> bool:
     word = _unaccented(word.casefold().strip("'.-&"))
     stem = word[:-1]
     return len(word) >= 5 and any(w.startswith(stem) and len(w) - len(stem) <= 4 for w in names_said)
+
+
+# The commonest English function words: evidence made of few of them is in another language.
+_ENGLISH = frozenset(re.findall(r"\S+", "the a an and or but i i'm my me we our you is are was were am be been in at "
+                                       "on of to for with from by as it this that not have has had do"))
+
+
+def _english(words: list[str]) -> bool:
+    return bool(words) and sum(w in _ENGLISH for w in words) >= 0.15 * len(words)
+
+
+def _cognate(word: str, evidence_words: list[str]) -> bool:
+    """Whether a name of the content (``word``, four letters or more) is a word of evidence in another
+    language under its English or local form: an exonym or a declined or derived form ("Manila" for
+    "Maynila", "Senate" for "Senado", "Ljubljana" for "ljubljanskih"). The same first letter, and
+    letters alike (``difflib`` ratio ≥ 0.75) or a shared beginning of two thirds of the longer word;
+    not a different name that begins alike ("Porto" for "Portugal", "Austria" for "Australien")."""
+    word = _unaccented(word.casefold().strip("'.-&"))
+    if len(word) < 4:
+        return False
+    for w in evidence_words:
+        if len(w) < 4 or w[0] != word[0]:
+            continue
+        shared = len(os.path.commonprefix([word, w]))
+        if SequenceMatcher(None, word, w).ratio() >= 0.75 or shared >= 2 * max(len(word), len(w)) / 3:
+            return True
+    return False
 
 
 def _mostly_latin(text: str) -> bool:
@@ -228,6 +262,7 @@ def unsupported_words(content: str, evidence: str, message: str = "", carried: s
         missing.append(number.strip())
     if latin:
         evidence_words, raw_words = _WORD.findall(evidence), _WORD.findall(raw)
+        english = _english(evidence_words)
         capitalised = _CAPITALISED.findall(content.split(" ", 1)[1] if " " in content else "")
         for word in [*capitalised, *_VALUE_WORDS.findall(content)]:
             kind_of_place = (word in capitalised and word.strip("'.-&").casefold() in _PLACE_KINDS
@@ -239,7 +274,8 @@ def unsupported_words(content: str, evidence: str, message: str = "", carried: s
             if names and word in capitalised and not _VALUE_WORDS.fullmatch(word) and _found(word, names, names_words):
                 continue
             if word in capitalised and not _VALUE_WORDS.fullmatch(word) and (
-                    _inflected(word, names_said) or _glossed(word, content, evidence, evidence_words)):
+                    _inflected(word, names_said) or _glossed(word, content, evidence, evidence_words)
+                    or (not english and _cognate(word, evidence_words))):
                 continue
             missing.append(word.strip("'.-&"))
     return list(dict.fromkeys(missing))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from memory_agent.memory.languages import language_names_pattern
 from memory_agent.memory.text import any_of
 
 __all__ = ["rule_about"]
@@ -40,8 +41,7 @@ _CALLED = re.compile(r"\b(?:call me|go(?:ing)? by|chiamami|appelle-moi|appelez-m
                      r"と呼んで|라고 불러|叫我|称呼我", re.I)
 # How the user wants *their own* answers presented (language, length, format, tone, units, name).
 _PRESENTATION = any_of(
-    r"\b(english|french|german|spanish|italian|portuguese|dutch|chinese|mandarin|japanese|korean|russian|polish|"
-    r"swedish|norwegian|danish|finnish|greek|turkish|arabic|hebrew|hindi|ukrainian|czech|language)\b",
+    rf"\b({language_names_pattern()}|language)\b",
     r"\b(summary|summaries|overview|short|shorter|brief|briefly|concise|concisely|succinct|terse|detailed|"
     r"in detail|longer (answers|replies)|more detail|one (sentence|"
     r"paragraph|line)|under \d+ words|few words|tl;?dr|step[- ]by[- ]step)\b",
