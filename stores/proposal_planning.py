@@ -38,7 +38,14 @@ from memory_agent.memory.reconcile import (
     target_problem,
 )
 from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, cosine_similarity, similarity_from_distance
-from memory_agent.memory.validation import check_proposal, tainted_term, tainted_terms
+from memory_agent.memory.validation import (
+    CLAIM_RISKS,
+    check_proposal,
+    claim_terms,
+    refused_claim,
+    tainted_term,
+    tainted_terms,
+)
 from memory_agent.stores.base import FactIndex, FactLedger
 
 
@@ -103,12 +110,22 @@ class ProposalPlanning:
         planned: set[str] = set()
         live_count = self.live_count(user_id)
         this_turn: list[tuple[ProposedFact, list[float]]] = []
-        for i, p in enumerate(proposed):
-            pid = stable_id(user_id, thread_id, ",".join(p.message_ids), str(i), p.content, prefix="p_")
+        checked = []
+        for p in proposed:
             target, problem = self._target(user_id, p, shown, now)
             # an update may keep the values of the live memory it replaces
             carried = target.content if target is not None and p.operation == "update" else ""
-            verdict = check_proposal(p, messages, carried=carried)
+            checked.append((p, target, problem, check_proposal(p, messages, carried=carried)))
+        # a claim kept out of memory does not come back through another memory of this turn that names it
+        names = [w for p, *_, v in checked if v.ok and "name" in (p.topic or "").casefold()
+                 for w in re.findall(r"[\w'-]+", p.content or "")]
+        terms = claim_terms([p for p, *_, v in checked if refused_claim(p, v)], names)
+        for i, (p, target, problem, verdict) in enumerate(checked):
+            pid = stable_id(user_id, thread_id, ",".join(p.message_ids), str(i), p.content, prefix="p_")
+            if verdict.ok and p.risk not in CLAIM_RISKS and p.operation != "retract" and (
+                    term := tainted_term((p.content, p.evidence or ""), messages, terms)):
+                verdict = replace(verdict, ok=False, reason=f"names {term!r}, which this message ties to a claim "
+                                                            "or an instruction kept out of memory")
             if not verdict.ok:
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": "invalid", "reason": verdict.reason})
                 continue

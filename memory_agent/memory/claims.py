@@ -225,23 +225,43 @@ _ROLE = any_of(
 
 
 # Rights held in the user's job at another organisation: "I work as a sysadmin at a hospital, with root access to
-# its servers", "The user is an IT support specialist at the University of Tartu with admin rights to the labs".
+# all its servers", "The user is an IT support specialist at the University of Tartu with admin rights to the
+# computer labs", "manages admin permissions in Active Directory at work". The sentence names the job (a work
+# verb, or a job title at or for an organisation) and the rights name what they are over, and that is none of
+# this service's things.
+_JOB_TITLE = (r"sysadmin|administrator|admin|specialist|engineer|technician|developer|programmer|dba|analyst|"
+              r"architect|consultant|manager|officer|librarian|teacher|lecturer|professor|nurse|doctor|pharmacist|"
+              r"accountant|clerk|coordinator|director|head|lead|support|operator|scientist|researcher|editor")
 _WORKS_ELSEWHERE = any_of(
-    r"\b(i|the user|they|he|she)\s+(work|works|worked|am employed|is employed|was employed)\b[^.!?;]{0,60}?"
-    r"\b(at|for|in)\s+(?!(this|your|the same)\b)\w",
-    r"\b(i'm|i am|the user is|the user was|they are|he is|she is)\s+(an?|the)\s+([\w-]+\s+){0,4}?"
-    r"(at|for|in)\s+(?!(this|your)\b)(an?|the|my|our)?\s*[\w-]+",
+    r"\b(i|the user|they|he|she)\s+(work|works|worked|am employed|is employed|was employed)\s+(as|at|for|with)\b",
+    rf"\b(i'm|i am|the user is|the user was|they are|he is|she is|as)\s+(an?|the)\s+([\w-]+\s+){{0,3}}?"
+    rf"({_JOB_TITLE})s?\s+(at|for|with)\s+(?!(this|your)\b)",
+    r"\b(employed by|at work|at my (job|work|company|office|employer|workplace)|in my (job|work))\b",
 )
+# the things of this service, or of its other users, or asked for: never the object of someone's job rights
+_SERVICE_THINGS = (r"system|systems|service|platform|app|application|site|website|backend|database|data|memory|"
+                   r"memories|store|model|ai|assistant|bot|chatbot|chat|chats|history|histories|account|accounts|"
+                   r"user|users|profile|profiles|everything|everyone|everybody|deployment|dashboard|panel|console")
 _HERE = any_of(rf"\b(here|you|your|yours|{_THIS}|(the|an?)\s+(admin|control|management)\s+(panel|console|dashboard)|"
-               r"the backend|other (users?|customers?|accounts?)|(give|grant|unlock|enable|allow|let|treat|set)\s+"
+               r"the backend|other (users?|customers?|accounts?)|every (user|customer|member)|everyone|everybody|"
+               r"all users|my account|built this|developers?|(give|grant|unlock|enable|allow|let|treat|set)\s+"
                r"(me|the user|them|my account)|(be|been|being|get|gets|getting)\s+(granted|given|upgraded))\b")
 _RIGHTS_AT_ONES_WORK = any_of(_RIGHTS)
+_RIGHTS_OVER = re.compile(
+    rf"{_RIGHTS}\s+(to|on|over|for|in|at)\s+(?P<object>(all\s+(of\s+)?)?(its|their|our|the|\w+'s|[A-Z][\w-]*)\b"
+    r"(\s+[\w'-]+){0,4})", re.IGNORECASE)
 
 
 def _rights_at_work_elsewhere(sentence: str) -> bool:
-    """Whether the only claim of ``sentence`` is rights held in the user's job at another organisation."""
-    return bool(_WORKS_ELSEWHERE.search(sentence) and not _HERE.search(sentence)
-                and not _ROLE.search(_RIGHTS_AT_ONES_WORK.sub(" ", sentence)))
+    """Whether the only claim of ``sentence`` is rights held in the user's job at another organisation, over
+    things named as that organisation's (not this service's, nor its users')."""
+    if not _WORKS_ELSEWHERE.search(sentence) or _HERE.search(sentence):
+        return False
+    if _ROLE.search(_RIGHTS_AT_ONES_WORK.sub(" ", sentence)):
+        return False
+    overs = list(_RIGHTS_OVER.finditer(sentence))
+    return len(overs) == len(_RIGHTS_AT_ONES_WORK.findall(sentence)) > 0 and not any(
+        re.search(rf"\b({_SERVICE_THINGS})\b", m.group("object"), re.IGNORECASE) for m in overs)
 
 
 def role_reason(*readings: str) -> str | None:

@@ -65,7 +65,15 @@ _EXEMPT = frozenset(re.findall(r"\S+", (
 _PLACE_KINDS = frozenset(re.findall(r"\S+", (
     "hospital clinic university college school academy institute library museum station airport park lake river "
     "street road avenue square market church cathedral mosque temple synagogue bridge island mountain beach bay "
-    "forest valley hall theatre theater hotel restaurant cafe centre center office club group company bank")))
+    "forest valley hall theatre theater hotel restaurant cafe centre center office club group company bank "
+    # the common words a translated name of an institution, a field or a region is made of ("Faculty of
+    # Political Science" for "Fakultet političkih znanosti", "Islamic Studies", "Protestant theology", "the
+    # Balaton Uplands" for "Balaton-felvidék"): kinds, not values
+    "faculty department institute school studies science sciences arts law medicine engineering theology "
+    "philosophy economics history politics political social national state federal regional city royal "
+    "technical polytechnic medical general public central international upland uplands highland highlands "
+    "lowland lowlands hills region province county district islands coast protestant catholic islamic "
+    "reformed evangelical orthodox lutheran anglican baptist methodist")))
 _VALUE_WORDS = re.compile(
     r"\b((?<!-)free(?![- ]time\b)|discount\w*|refund\w*|rebate\w*|credit\w*|coupon\w*|voucher\w*|cashback|waive\w*|"
     r"compensation|"
@@ -173,7 +181,9 @@ _SAME_KIND_ELSEWHERE = {
     "free": _FREE_ANY,
     **dict.fromkeys(("admin", "administrator", "moderator", "operator"), _ROLE_ANY),
     # the rights of a role the evidence names in its own language ("admin-õigused" → "admin rights")
-    **{w.rstrip("s"): re.compile(rf"{_ROLE_ANY.pattern}|admin\w*|root|sudo", re.IGNORECASE)
+    **{w.rstrip("s"): re.compile(r"(?<![^\W\d_])(?:admin|administrator|administrador[ae]?|administrateur|"
+                                 r"amministratore|beheerder|yönetici|администратор\w*|root|sudo|superuser)"
+                                 r"(?![^\W\d_])|管理员|管理者|관리자|एडमिन|مشرف|مدير", re.IGNORECASE)
        for w in ("rights", "access", "privileges", "permissions")},
 }
 
@@ -182,7 +192,9 @@ def _glossed(word: str, content: str, evidence: str, evidence_words: list[str]) 
     """Whether the content glosses ``word`` (a name it translated) with the user's own words in brackets
     right after it, spelled alike (a cognate: "Turin (Torino)", "Da Nang (Đà Nẵng)", "an SME (PME)";
     not "Paris (Lyon)")."""
-    for m in re.finditer(rf"(?<![\w'])({re.escape(word)}(?:\s+[A-Z][\w'-]*){{0,3}})\s*\(([^()]{{1,60}})\)", content):
+    particle = r"(?:of|the|de|del|della|di|du|des|da|do|van|von|der|la|le)"
+    for m in re.finditer(rf"(?<![\w'])({re.escape(word)}(?:\s+(?:{particle}\s+)?(?:[dl]'|[dl]’)?[A-ZÀ-ÖØ-Þ][\w'-]*)"
+                         rf"{{0,4}})\s*\(([^()]{{1,60}})\)", content):
         said = _WORD.findall(m.group(2))
         alike = SequenceMatcher(None, _unaccented(m.group(1).casefold()), _unaccented(m.group(2).casefold())).ratio()
         if said and alike >= 0.4 and all(_found(w, evidence, evidence_words) for w in said):
@@ -207,23 +219,28 @@ _ENGLISH = frozenset(re.findall(r"\S+", "the a an and or but i i'm my me we our 
 
 
 def _english(words: list[str]) -> bool:
+    """Whether evidence of ``words`` reads as English: one in seven or more of its words are English function
+    words."""
     return bool(words) and sum(w in _ENGLISH for w in words) >= 0.15 * len(words)
 
 
-def _cognate(word: str, evidence_words: list[str]) -> bool:
-    """Whether a name of the content (``word``, four letters or more) is a word of evidence in another
-    language under its English or local form: an exonym or a declined or derived form ("Manila" for
-    "Maynila", "Senate" for "Senado", "Ljubljana" for "ljubljanskih"). The same first letter, and
-    letters alike (``difflib`` ratio ≥ 0.75) or a shared beginning of two thirds of the longer word;
-    not a different name that begins alike ("Porto" for "Portugal", "Austria" for "Australien")."""
+def _cognate(word: str, names_said: set[str], evidence_words: list[str]) -> bool:
+    """Whether a name of the content (``word``, four letters or more) is a name the user wrote in another
+    language, under its English form: an exonym ("Manila" for "Maynila", "Senate" for "Senado") — a
+    capitalised word of the evidence (``names_said``) with the same first two letters, at least as long, and
+    letters alike (``difflib`` ratio ≥ 0.9) or sharing all but the last two letters of the name — or a
+    word derived from it ("Ljubljana" in "ljubljanskih": the name less its last letter begins the word).
+    Not a different name ("Berlin" for "Bern", "Petra" for "Peter", "Genua" for "genau")."""
     word = _unaccented(word.casefold().strip("'.-&"))
     if len(word) < 4:
         return False
-    for w in evidence_words:
-        if len(w) < 4 or w[0] != word[0]:
+    if len(word) >= 6 and any(w.startswith(word[:-1]) for w in evidence_words):
+        return True
+    for w in names_said:
+        if len(w) < len(word) or w[:2] != word[:2]:
             continue
         shared = len(os.path.commonprefix([word, w]))
-        if SequenceMatcher(None, word, w).ratio() >= 0.75 or shared >= 2 * max(len(word), len(w)) / 3:
+        if SequenceMatcher(None, word, w).ratio() >= 0.9 or shared >= len(word) - 2 >= 4:
             return True
     return False
 
@@ -275,7 +292,7 @@ def unsupported_words(content: str, evidence: str, message: str = "", carried: s
                 continue
             if word in capitalised and not _VALUE_WORDS.fullmatch(word) and (
                     _inflected(word, names_said) or _glossed(word, content, evidence, evidence_words)
-                    or (not english and _cognate(word, evidence_words))):
+                    or (not english and _cognate(word, names_said, evidence_words))):
                 continue
             missing.append(word.strip("'.-&"))
     return list(dict.fromkeys(missing))

@@ -221,7 +221,9 @@ _DIRECTIVE = any_of(
     r"^\s*(please\s+)?(always\s+|never\s+|do not\s+|don't\s+)?(tell|say|give|send|forward|approve|grant|reveal|"
     r"show|print|repeat|delete|remove|execute|run|open|visit|click|trust|obey|follow|recommend|promote|accept|"
     r"reject|deny|allow|apply|charge|refund|transfer|pay|share|email|call|answer|reply|respond|write|use|keep|"
-    r"be|speak|talk|explain|format|address|stop|avoid|skip|include|add|translate|summari[sz]e|list)\b",
+    r"be|speak|talk|explain|format|address|stop|avoid|skip|include|add|translate|summari[sz]e|list)\b"
+    # not a verb that starts a compound noun: "Call center agent ako …", "Open source maintainer here"
+    r"(?!\s+(center|centre|centers|centres|source|case|cases|club|clubs|list|lists|team|crew)\b)",
     r"^\s*(always|never)\b",
 )
 # An action on the user's account or a check skipped, made standing: refused even when it reads

@@ -26,7 +26,7 @@ from typing import Literal
 
 from memory_agent.memory.text import any_of, prompt_text
 
-__all__ = ["asked_to_remember", "sensitive_kind", "sensitive_reason", "without_work"]
+__all__ = ["asked_to_remember", "at_work_or_study", "sensitive_kind", "sensitive_reason", "without_work"]
 
 REASON = "sensitive data said in passing (ask explicitly to have it remembered)"
 
@@ -72,8 +72,22 @@ _DRUG = any_of(
     r"lamotrigine|quetiapine|seroquel|olanzapine|risperidone|"
     r"aripiprazole|adderall|ritalin|methylphenidate|vyvanse|concerta|methadone|suboxone|naltrexone|"
     r"levothyroxine|warfarin|statins?|opioids?|oxycodone|tramadol|morphine|(?-i:PrEP|PREP)|truvada)\b",
-    r"\b\d+(\.\d+)?\s?(mg|mcg|µg|ml|iu)\b",
+    r"\b\d+(\.\d+)?\s?(mg|mgs|mcg|µg|ml|iu|milligrams?|micrograms?)\b",
 )
+# Beside a topic word, a value of it: a medicine the user is on or was prescribed by any name ("I'm on Ozempic for
+# my diabetes", "my therapist put me on propranolol"), a number of five digits or more (an inmate or member number).
+_TOPIC_VALUE = any_of(
+    r"\b(prescribed|prescription (of|for)|put me on|(i'm|i am|i've been|i have been|started|starting) on|"
+    r"(i|we) (take|takes|took|am taking|'m taking)|taking)\s+(me\s+)?[\w-]{4,}",
+    r"\d[\d -]{3,}\d",
+)
+# Someone else's health as the user's work: a pharmacist who "explains blood pressure medication and insulin to
+# patients every day"; not when the user names their own care in the sentence.
+_CARE_FOR_OTHERS = any_of(r"\b(to|for|with|of)\s+(my |our |the |their |all )?(patients|clients|residents|customers|"
+                          r"pupils|students|visitors|families|the public)\b")
+_OWN_CARE = any_of(r"\b(i take|i'm on|i am on|i was prescribed|i've been prescribed|i have (been )?(diagnos\w+|"
+                   r"prescribed)|my (own )?(medication|medicine|prescription|doctor|diagnosis|therapist|"
+                   r"condition|treatment|dose))\b")
 # Immigration status and proceedings; coming out.
 _STATUS = any_of(r"\b(asylum (seeker|application|claim|case|hearing|interview)|refugee status|undocumented|"
               r"deportation|immigration (hearing|status|case|detention|court)|visa overstay|"
@@ -193,7 +207,11 @@ _OCCUPATION = any_of(
     r"researcher|scientist|specialist|consultant|pharmacist|psychiatrist|psychologist|psychotherapist|therapist|"
     r"counsell?or|oncologist|endocrinologist|neurologist|cardiologist|paramedic|carer|caregiver|social worker|"
     r"volunteer|manager|administrator|receptionist|porter|cleaner|chaplain|assistant|technician|student|"
-    r"professor|lecturer|teacher|coordinator|midwife|dentist|gp|clinician|orderly|aide|worker|director|chef)\b",
+    r"professor|lecturer|teacher|coordinator|midwife|dentist|gp|clinician|orderly|aide|worker|director|chef|"
+    # a faith's or a paper's jobs, and others whose work names a topic
+    r"cantor|organist|imam|pastor|priest|rabbi|minister|vicar|deacon|sexton|verger|choirmaster|theologian|"
+    r"journalist|reporter|correspondent|editor|translator|interpreter|librarian|lawyer|solicitor|paralegal|"
+    r"judge|guard|warden|officer|historian|archivist|curator)\b",
     r"\b(ich arbeite|ich bin \w*(pfleger|krankenschwester|ärztin|arzt|therapeut\w*|psycholog\w*))|\b(je travaille|"
     r"je suis (infirmi\w+|médecin|psychiatre|psychologue|thérapeute))|\b(trabajo|soy (enfermer\w+|médic\w+|"
     r"psiquiatra|psicólog\w+|terapeuta))|\b(trabalho|sou (enfermeir\w+|médic\w+|psicólog\w+))|\b(lavoro|sono "
@@ -222,36 +240,52 @@ _HEALTH_AT_WORK = any_of(
 
 def without_work(text: str) -> str:
     """``text`` with the health words that name the user's work removed, when a sentence says what
-    the user does for work (:data:`_OCCUPATION`); other text as it is."""
+    the user does for work (:data:`_OCCUPATION`); all its health words and medicines when that work is
+    the care of others ("… explains insulin to patients") and the sentence names no care of the user's
+    own; other text as it is."""
     out = []
     for sentence in re.split(r"(?<=[.!?;])\s+", text):
-        out.append(_HEALTH_AT_WORK.sub(" ", sentence) if _OCCUPATION.search(sentence) else sentence)
+        if _OCCUPATION.search(sentence):
+            sentence = _HEALTH_AT_WORK.sub(" ", sentence)
+            if _CARE_FOR_OTHERS.search(sentence) and not _OWN_CARE.search(sentence):
+                sentence = _DRUG.sub(" ", _HEALTH.sub(" ", sentence))
+        out.append(sentence)
     return " ".join(out)
 
 
+def at_work_or_study(text: str) -> bool:
+    """Whether ``text`` says what the user does for work, study or as a volunteer (:data:`_OCCUPATION`)."""
+    return bool(_OCCUPATION.search(prompt_text(text)))
+
+
 def sensitive_kind(text: str, context: str = "") -> Literal["value", "topic"] | None:
-    """What sensitive data ``text`` holds (module docstring): ``"value"`` for a datum that identifies,
-    locates or prices the user whatever the sentence is about (an identity or card number, a street
-    address or coordinates, a salary or debt with its amount, a medicine by name or a dose);
-    ``"topic"`` for a word of a sensitive category (a condition, a faith, a party, a union, immigration
-    status, a criminal record), which a job, a field of study or a building may also hold; ``None``
-    when it holds neither. A value wins over a topic. A health word that names the user's work ("a
-    nurse on a psychiatric ward", "I'm a psychologist") is not their health; the same word in the same
-    sentence about their own care still counts only when another health word is there ("I work at a
-    cancer charity and take sertraline"). A long number is a phone number, not an identity number,
-    when ``text`` or ``context`` (the fact the words are cited for: "The user's mobile number is …")
-    says so."""
+    """What sensitive data ``text`` holds (module docstring): ``"value"`` for a datum that identifies, locates or
+    prices the user whatever the sentence is about (an identity or card number, a street address or coordinates,
+    a salary or debt with its amount, a medicine by name or a dose); ``"topic"`` for a word of a sensitive
+    category (a condition, a faith, a party, a union, immigration status, a criminal record), which a job, a
+    field of study or a building may also hold; ``None`` when it holds neither. A value wins over a topic;
+    beside a topic word, a medicine the user takes or was prescribed by any name and a number of five digits or
+    more are values too. A health word that names the user's work ("a nurse on a psychiatric ward", "I'm a
+    psychologist") is not their health; the same word in the same sentence about their own care still counts
+    only when another health word is there ("I work at a cancer charity and take sertraline"). A long number is
+    a phone number, not an identity number, when ``text`` or ``context`` (the fact the words are cited for: "The
+    user's mobile number is …") says so; health words and medicines of ``text`` are those of the user's work when
+    ``context`` is a fact about caring for others ("a pharmacist who explains insulin to patients").
+    """
     text = without_work(prompt_text(text))
+    context = prompt_text(context)
+    if (_OCCUPATION.search(context) and _CARE_FOR_OTHERS.search(context) and not _OWN_CARE.search(context)
+            and not _OWN_CARE.search(text)):  # the words of a fact about caring for others, in any language
+        text = _DRUG.sub(" ", _HEALTH.sub(" ", text))
     if any(p.search(text) for p in (_MONEY, _PLACE, _ID, _DRUG)):
         return "value"
     numbers = _LONG_NUMBER.findall(text)
     phone = bool(numbers) and bool(_PHONE.search(text) or _PHONE.search(prompt_text(context)))
     if any(not phone or len(re.sub(r"\D", "", n)) > 15 for n in numbers):  # E.164: 15 digits at most
         return "value"
-    if _BELIEF.search(_BELIEF_AT_WORK.sub(" ", text)) or any(p.search(text) for p in (_HEALTH, _UNION, _STATUS)):
-        return "topic"
-    if _CRIMINAL.search(_CRIMINAL_AT_WORK.sub(" ", text)):
-        return "topic"
+    if (_BELIEF.search(_BELIEF_AT_WORK.sub(" ", text)) or any(p.search(text) for p in (_HEALTH, _UNION, _STATUS))
+            or _CRIMINAL.search(_CRIMINAL_AT_WORK.sub(" ", text))):
+        return "value" if _TOPIC_VALUE.search(text) else "topic"
     return None
 
 

@@ -28,15 +28,16 @@ recorded in the audit log, when it is:
   checks") is not carried into memory by its name;
 - **a guess or chatter**: hedged ("might", "maybe", "someday"), a question, empty, or over the
   length cap;
-- **sensitive data said in passing** (health, religion, politics, sexual life, precise location,
-  finances, identity numbers: the model's ``sensitive`` risk or ``restricted`` sensitivity, a sensitive
-  *value* :func:`memory_agent.memory.sensitive.sensitive_kind` finds — an address, an identity or card
-  number, an amount earned or owed, a medicine or a dose — or a sensitive *topic* word it finds when
-  the model gave no risk) unless the user explicitly asked to remember it, in which case it is kept and
-  marked ``restricted`` (seed 001). A topic word alone (a nurse giving medication, a political
-  journalist, a church organist) in a fact the model explicitly judged risk ``none`` is kept marked
-  ``restricted``, with a note: a word list cannot tell a job or a field of study from the user's own
-  health or faith, and ``restricted`` keeps a person in the loop wherever approval asks;
+- **sensitive data said in passing** (health, religion, politics, sexual life, precise location, finances,
+  identity numbers: the model's ``sensitive`` risk or ``restricted`` sensitivity, a sensitive *value*
+  :func:`memory_agent.memory.sensitive.sensitive_kind` finds — an address, an identity or card number, an
+  amount earned or owed, a medicine or a dose — or a sensitive *topic* word it finds when the model gave no
+  risk) unless the user explicitly asked to remember it, in which case it is kept and marked ``restricted``
+  (seed 001). A topic word alone (a nurse giving medication, a political journalist, a church organist) in a
+  fact the model explicitly judged risk ``none``, said where the user says what they do for work, study or
+  as a volunteer, is kept marked ``restricted``, with a note: a word list cannot tell a job or a field of
+  study from the user's own health or faith, and ``restricted`` keeps a person in the loop wherever approval
+  asks;
 - **procedural memory not asked for** (:func:`procedural_reason`): a ``procedural`` fact (how
   answers are presented: style, format, language) needs an explicit request in the user's own
   message, must be about presentation, and never about other people. Without such a request it is
@@ -65,9 +66,9 @@ from memory_agent.core.facts import PERSON_ONLY_RISKS, ProposedFact
 from memory_agent.core.messages import message_text
 from memory_agent.memory.grounding import unsupported_words
 from memory_agent.memory.injection import claim, instruction_reason, readings, screen
-from memory_agent.memory.languages import language_names_pattern
+from memory_agent.memory.languages import LANGUAGE_NAMES, language_names_pattern
 from memory_agent.memory.secrets import holds_secret_value, secret_values
-from memory_agent.memory.sensitive import asked_to_remember, sensitive_kind
+from memory_agent.memory.sensitive import asked_to_remember, at_work_or_study, sensitive_kind
 from memory_agent.memory.text import prompt_text
 
 MAX_CONTENT_CHARS = 300
@@ -230,7 +231,8 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage], carr
     found = {sensitive_kind(evidence, context=content), sensitive_kind(content)} - {None}
     # the model judged it an ordinary fact, in so many words (not by leaving the field out)
     judged_ordinary = ("risk" in proposal.model_fields_set and proposal.risk == "none"
-                       and proposal.sensitivity != "restricted")
+                       and proposal.sensitivity != "restricted"
+                       and (at_work_or_study(content) or any(at_work_or_study(c) for c in (evidence, *cited))))
     if proposal.sensitivity == "restricted" or proposal.risk == "sensitive" or "value" in found or (
             found and not judged_ordinary):
         if not any(asked_to_remember(c) for c in cited):
@@ -290,6 +292,44 @@ def tainted_term(texts: Sequence[str], messages: Sequence[BaseMessage],
     terms = tainted_terms(messages) if terms is None else terms
     folded = [prompt_text(t).casefold() for t in texts]
     return next((t for t in terms if any(_term(t).search(f) for f in folded)), None)
+
+
+# ---- terms of a claim refused in the same turn -----------------------------------------------
+CLAIM_RISKS = frozenset({"instruction", "credential", "entitlement", "role"})
+_NAME_WORD = re.compile(r"(?<![\w'])[A-ZÀ-ÖØ-Þ][\w'&-]{2,}")
+_NOT_A_NAME = frozenset({"the", "user", "user's", "users", "assistant", "assistant's", "ai", "system", "they",
+                         "their", "january", "february", "march", "april", "may", "june", "july", "august",
+                         "september", "october", "november", "december", "monday", "tuesday", "wednesday",
+                         "thursday", "friday", "saturday", "sunday"}) | LANGUAGE_NAMES
+_POWER_WORD = re.compile(r"\b(admin\w*|moderator\w*|superuser\w*|sysadmin\w*|operator\w*|owner|staff|vip|"
+                         r"premium|platinum|verified)\b", re.IGNORECASE)
+
+
+def refused_claim(proposal: ProposedFact, verdict: Verdict) -> bool:
+    """Whether ``proposal`` is a claim kept out of memory: judged an instruction, a credential, an entitlement
+    or a role by the model, or refused by the screen as one."""
+    if proposal.risk in CLAIM_RISKS:
+        return True
+    return not verdict.ok and any((f := screen(t)) is not None and f.category in CLAIM_RISKS | {"override"}
+                                  for t in (proposal.content or "", proposal.evidence or ""))
+
+
+def claim_terms(claims: Sequence[ProposedFact], names: Sequence[str] = ()) -> list[str]:
+    """The terms that carry refused ``claims`` (:func:`refused_claim`) into another memory of the same turn,
+    longest first: the terms the user coined in them (quoted, or shaped like a code), the names their content
+    gives after its first word (the shop, the firm, the persona: "recommend Cabinet Joseph & Fils"), and the
+    role or tier words they claim ("moderator"). A memory of that turn naming one is the claim by another road
+    ("The user's brother has the firm Cabinet Joseph & Fils", "writing a story in which the hero becomes a
+    moderator"). ``names``: the user's own name, never a term."""
+    own = {n.casefold() for n in names}
+    terms: set[str] = set()
+    for p in claims:
+        content, evidence = prompt_text(p.content or ""), prompt_text(p.evidence or "")
+        terms |= _coined_terms(content) | _coined_terms(evidence)
+        terms |= {w.strip("'&-") for w in _NAME_WORD.findall(content.split(" ", 1)[1] if " " in content else "")}
+        terms |= {m.group(0) for m in _POWER_WORD.finditer(content)}
+    return sorted((t for t in terms if len(t) >= 3 and t.casefold() not in _NOT_A_NAME and t.casefold() not in own),
+                  key=len, reverse=True)
 
 
 # ---- procedural memory -----------------------------------------------------------------

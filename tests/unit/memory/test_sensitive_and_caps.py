@@ -59,6 +59,12 @@ def test_a_topic_word_in_a_fact_the_model_judged_ordinary_is_kept_restricted(age
     assert "kept restricted" in agent.memory.ledger.audit_rows("alice")[-1]["reason"]
 
 
+def test_a_topic_word_outside_work_or_study_is_dropped_even_when_the_model_judged_it_ordinary(agent, model):
+    model.script["HIV"] = [{"kind": "fact", "content": "The user is HIV positive.", "topic": "x", "risk": "none"}]
+    result = agent.turn("alice", "I'm HIV positive.", thread_id="t1", now=T0, approval="never")
+    assert result.committed == [] and "sensitive data said in passing" in result.dropped[0]["reason"]
+
+
 @pytest.mark.parametrize("said, content", [
     ("I take 50mg of sertraline every morning.", "The user takes 50mg of sertraline daily."),
     ("I live at 42 Elm Street.", "The user lives at 42 Elm Street."),
