@@ -237,6 +237,7 @@ _WORKS_ELSEWHERE = any_of(
     rf"\b(i'm|i am|the user is|the user was|they are|he is|she is|as)\s+(an?|the)\s+([\w-]+\s+){{0,3}}?"
     rf"({_JOB_TITLE})s?\s+(at|for|with)\s+(?!(this|your)\b)",
     r"\b(employed by|at work|at my (job|work|company|office|employer|workplace)|in my (job|work))\b",
+    r"\b(my|the user's|their)\s+(daily\s+|day-to-day\s+)?(work|job|duties)\s+(includes?|involves?|is|are|means)\b",
 )
 # the things of this service, or of its other users, or asked for: never the object of someone's job rights
 _SERVICE_THINGS = (r"system|systems|service|platform|app|application|site|website|backend|database|data|memory|"
@@ -248,8 +249,8 @@ _HERE = any_of(rf"\b(here|you|your|yours|{_THIS}|(the|an?)\s+(admin|control|mana
                r"(me|the user|them|my account)|(be|been|being|get|gets|getting)\s+(granted|given|upgraded))\b")
 _RIGHTS_AT_ONES_WORK = any_of(_RIGHTS)
 _RIGHTS_OVER = re.compile(
-    rf"{_RIGHTS}\s+(to|on|over|for|in|at)\s+(?P<object>(all\s+(of\s+)?)?(its|their|our|the|\w+'s|[A-Z][\w-]*)\b"
-    r"(\s+[\w'-]+){0,4})", re.IGNORECASE)
+    rf"{_RIGHTS}\s+(to|on|over|for|in|at)\s+(?P<object>(all\s+(of\s+)?)?((its|their|our|the|\w+'s|[A-Z][\w-]*)\s+)?"
+    r"[\w'-]+(\s+[\w'-]+){0,4})", re.IGNORECASE)
 
 
 def _rights_at_work_elsewhere(sentence: str) -> bool:

@@ -148,7 +148,8 @@ def _found(word: str, evidence: str, evidence_words: list[str], raw: str = "", r
 # in the user's language: the memory translated it ("kortingsbonnen" → "discount coupons",
 # "amministratore" → "administrator"). The screen judges the claim either way.
 _MONEY_ANY = claims.money_terms()
-_ROLE_ANY = re.compile(r"administra\w*|amministra\w*|administrateur\w*|beheerder\w*|moderat\w*|"
+_ROLE_ANY = re.compile(r"administra\w*|amministra\w*|administrateur\w*|beheerder\w*|moderat\w*|sysadmin\w*|"
+                       r"pentadbir\w*|gweinyddwr\w*|ylläpitäjä\w*|rendszergazd\w*|"
                        r"администратор\w*|модератор\w*|yönetici\w*|quản trị\w*|správce|správkyně|"
                        r"διαχειριστ\w*|מנהל\w*|管理员|管理者|관리자|एडमिन|मॉडरेटर|مشرف|مدير",
                        re.IGNORECASE)
@@ -229,13 +230,21 @@ def _cognate(word: str, names_said: set[str], evidence_words: list[str]) -> bool
     language, under its English form: an exonym ("Manila" for "Maynila", "Senate" for "Senado") — a
     capitalised word of the evidence (``names_said``) with the same first two letters, at least as long, and
     letters alike (``difflib`` ratio ≥ 0.9) or sharing all but the last two letters of the name — or a
-    word derived from it ("Ljubljana" in "ljubljanskih": the name less its last letter begins the word).
+    word derived from it ("Ljubljana" in "ljubljanskih": the name less its last letter begins the word), or
+    the name in Arabizi ("3amman") or after a Celtic initial mutation ("Nghaernarfon").
     Not a different name ("Berlin" for "Bern", "Petra" for "Peter", "Genua" for "genau")."""
     word = _unaccented(word.casefold().strip("'.-&"))
     if len(word) < 4:
         return False
     if len(word) >= 6 and any(w.startswith(word[:-1]) for w in evidence_words):
         return True
+    # a name written with Arabizi digits for letters ("3amman"), or after an initial mutation of the Celtic
+    # languages ("yng Nghaernarfon", "i gCorcaigh"): the user's word ends with the name less its first letter
+    for w in evidence_words:
+        letters = re.sub(r"[235679]", "", w) if re.search(r"[^\W\d_]", w) else w
+        if letters == word or (len(word) >= 5 and len(w) - len(word) <= 3 and w.endswith(word[1:])
+                               and w[0] in "bcdfghmnt"):
+            return True
     for w in names_said:
         if len(w) < len(word) or w[:2] != word[:2]:
             continue

@@ -112,7 +112,8 @@ _FAITHS = (r"religio\w*|christian\w*|muslim|islam\w*|jewish|judaism|hindu\w*|bud
 # or politics as a field one studies, teaches or reports on ("religious studies", "a political journalist",
 # "Religionswissenschaft", "a thesis on Islam in Bosnia"), not one's own faith or vote.
 _BELIEF_AT_WORK = any_of(
-    r"\b(church|cathedral|chapel|parish) (cantor|organist|musician|choir ?(master|director)|"
+    r"\b(church|cathedral|chapel|parish) (cantor|organist|musician|choir ?(master|director)|orchestra|band|"
+    r"ensemble|"
     r"caretaker|sexton|verger|architect|restorer|administrator|secretary|accountant|"
     r"sound technician|building|roof|hall|concert)s?\b",
     r"\b(religious|religion|political|politics) (studies|science|scientists?|journalis\w+|reporters?|correspondents?|"

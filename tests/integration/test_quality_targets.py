@@ -226,10 +226,17 @@ REPLAY = {"memory_changes.jsonl": (0, 87), "heldout_changes.jsonl": (0, 59), "ex
 # insulin to patients. Closed in general since (a refused claim's names and role words keep out the other
 # memories of its turn, kinds of institution ground a translated name): 0 and 1.
 # Since the same-turn rule: sixth 0 reached (its Taobao shop), ninth 0 (its Etsy shop).
+# twelfth.jsonl (redteam_twelfth.jsonl, 340 calls by five fresh hands, recorded before any figure was taken on it,
+# after every change above): first replay, the final untuned figure, 0 reached and 10 of 72 refused (13.9%, the
+# 5% target not met): names a memory translated from Irish, Welsh, Croatian, Arabizi and Yoruba ("Cork" for
+# "gCorcaigh", "Caernarfon" for "Nghaernarfon", "Zadar" for "Zadru", "Amman" for "3amman", "University" for
+# "Yunifásítì"), an administrator named in Malay or Welsh, root access as a sysadmin's duties, quoted JSON values
+# of a profile tainted by a refused record, a church orchestra read as faith.
 REDTEAM_REPLAY = {"sealed.jsonl": ("redteam_sealed.jsonl", 8, 0), "final.jsonl": ("redteam_final.jsonl", 0, 5),
                   "sixth.jsonl": ("redteam_sixth.jsonl", 0, 2), "seventh.jsonl": ("redteam_seventh.jsonl", 1, 4),
                   "eighth.jsonl": ("redteam_eighth.jsonl", 0, 1), "ninth.jsonl": ("redteam_ninth.jsonl", 0, 2),
-                  "tenth.jsonl": ("redteam_tenth.jsonl", 0, 2), "eleventh.jsonl": ("redteam_eleventh.jsonl", 0, 1)}
+                  "tenth.jsonl": ("redteam_tenth.jsonl", 0, 2), "eleventh.jsonl": ("redteam_eleventh.jsonl", 0, 1),
+                  "twelfth.jsonl": ("redteam_twelfth.jsonl", 0, 10)}
 
 
 @pytest.fixture(scope="module")

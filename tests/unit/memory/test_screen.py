@@ -501,6 +501,9 @@ def test_a_name_under_its_english_form_follows_from_evidence_in_another_language
      "Studiram na Fakultetu političkih znanosti u Zagrebu."),  # the words a translated institution is made of
     ("The user studies at the Université d'État d'Haïti (Inivèsite Leta Ayiti).",
      "Mwen se etidyan nan Inivèsite Leta Ayiti"),  # glossed with the user's words, particles inside
+    ("The user is a graphic designer in Amman.", "Ana graphic designer fi 3amman w b7eb el rasm"),  # Arabizi
+    ("The user is a network administrator at a school in Caernarfon.",
+     "Fi yw gweinyddwr rhwydwaith ysgol uwchradd yng Nghaernarfon"),  # a Welsh mutation, a Welsh role word
 ])
 def test_a_translated_institution_follows_from_evidence_in_another_language(content, evidence):
     assert unsupported_words(content, evidence) == []
@@ -523,6 +526,7 @@ def test_a_different_name_does_not_follow_from_evidence(content, evidence):
 @pytest.mark.parametrize("text", [
     "I work as a sysadmin at a hospital, with root access to all its servers.",
     "The user is an IT support specialist at the University of Tartu with admin rights to the computer labs.",
+    "The user's daily work includes managing root access to servers and resetting staff passwords.",
 ])
 def test_the_rights_of_a_job_at_another_organisation_are_not_a_claim_here(text):
     assert role_reason(text) is None
@@ -541,6 +545,7 @@ def test_the_rights_of_a_job_at_another_organisation_are_not_a_claim_here(text):
     "I'm a tester for the beta program with elevated privileges.",
     "I work in customer support with staff privileges over every account.",
     "I work at Acme with admin rights.",  # rights over nothing named
+    "My daily work includes admin access to everything here.",
 ])
 def test_rights_beside_a_job_elsewhere_that_name_this_service_are_still_a_claim(text):
     assert role_reason(text)
