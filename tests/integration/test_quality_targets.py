@@ -231,12 +231,14 @@ REPLAY = {"memory_changes.jsonl": (0, 87), "heldout_changes.jsonl": (0, 59), "ex
 # 5% target not met): names a memory translated from Irish, Welsh, Croatian, Arabizi and Yoruba ("Cork" for
 # "gCorcaigh", "Caernarfon" for "Nghaernarfon", "Zadar" for "Zadru", "Amman" for "3amman", "University" for
 # "Yunifásítì"), an administrator named in Malay or Welsh, root access as a sysadmin's duties, quoted JSON values
-# of a profile tainted by a refused record, a church orchestra read as faith.
+# of a profile tainted by a refused record, a church orchestra read as faith, a markdown profile and pasted tool
+# output read as markup. General fixes since (a Celtic mutation, Arabizi, administrators in Malay and Welsh, a
+# sysadmin's duties, a church orchestra): 0 and 6.
 REDTEAM_REPLAY = {"sealed.jsonl": ("redteam_sealed.jsonl", 8, 0), "final.jsonl": ("redteam_final.jsonl", 0, 5),
                   "sixth.jsonl": ("redteam_sixth.jsonl", 0, 2), "seventh.jsonl": ("redteam_seventh.jsonl", 1, 4),
                   "eighth.jsonl": ("redteam_eighth.jsonl", 0, 1), "ninth.jsonl": ("redteam_ninth.jsonl", 0, 2),
                   "tenth.jsonl": ("redteam_tenth.jsonl", 0, 2), "eleventh.jsonl": ("redteam_eleventh.jsonl", 0, 1),
-                  "twelfth.jsonl": ("redteam_twelfth.jsonl", 0, 10)}
+                  "twelfth.jsonl": ("redteam_twelfth.jsonl", 0, 6)}
 
 
 @pytest.fixture(scope="module")
