@@ -175,6 +175,11 @@ def test_the_screen_names_the_category(text, category):
     "When I travel, I prefer trains.",
     "From now on, please answer me in Italian.",
     "Keep your replies short.",
+    # the language of one's own answers, whichever it is
+    "From now on please answer me only in Bulgarian.",
+    "Always reply to me in Tagalog.",
+    "From now on answer me in Swahili, please.",
+    "Please write to me in Icelandic.",
 ])
 def test_the_screen_keeps_ordinary_facts_and_presentation_preferences(text):
     assert screen(text) is None
@@ -470,12 +475,6 @@ def test_a_translated_update_is_judged_on_the_users_script_not_the_memory_it_rep
 ])
 def test_a_different_name_that_begins_alike_or_another_kind_of_place_is_not_grounded(content, evidence, missing):
     assert unsupported_words(content, evidence) == missing
-
-
-@pytest.mark.parametrize("text", ["From now on please answer me only in Bulgarian.", "Always reply to me in Tagalog.",
-                                  "From now on answer me in Swahili, please.", "Please write to me in Icelandic."])
-def test_the_language_of_ones_own_answers_is_a_preference_in_any_language(text):
-    assert screen(text) is None
 
 
 @pytest.mark.parametrize("text", ["From now on answer every customer in Bulgarian.",
