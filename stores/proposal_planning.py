@@ -38,6 +38,7 @@ from memory_agent.memory.reconcile import (
     target_problem,
 )
 from memory_agent.memory.retrieval import RetrievalConfig, ScoredFact, cosine_similarity, similarity_from_distance
+from memory_agent.memory.text import written_in_english
 from memory_agent.memory.validation import (
     CLAIM_RISKS,
     check_proposal,
@@ -68,11 +69,16 @@ class ProposalPlanning:
         aspect relevance (the memories a statement is judged against are those like it); expired
         facts and imported dialogue turns (kind ``episode``) are left out. ``previous`` (the user's
         message before this one in the same thread) adds the few memories related to it, so a
-        correction of what was just said ("sorry, it's Jayden with a y") is judged against it."""
+        correction of what was just said ("sorry, it's Jayden with a y") is judged against it.
+
+        The embedder reads English: a message in another language ("最近はエニタイムフィットネスに通っています"
+        beside "The user goes to Gold's Gym", cosine 0.03) is like none of the memories, so for such a
+        message (:func:`~memory_agent.memory.text.written_in_english`) no similarity floor applies and
+        the ``shown_limit`` best-ranked live memories are shown: the model, which reads the language, judges."""
         cfg = self.reconcile_config
+        floor = cfg.shown_min_similarity if written_in_english(text) else -1.0  # cosine is -1 to 1
         config = replace(self.retrieval, top_k=cfg.shown_limit, min_score=0.0, aspects=False,
-                         min_similarity=cfg.shown_min_similarity,
-                         min_similarity_profile=min(cfg.shown_min_similarity, self.retrieval.min_similarity_profile))
+                         min_similarity=floor, min_similarity_profile=min(floor, self.retrieval.min_similarity_profile))
         found = [s.fact for s in self.retrieve(user_id, text, now, config=config) if s.fact.kind != EPISODE_KIND]
         if previous.strip() and len(found) < cfg.shown_limit:
             before = self.retrieve(user_id, previous, now, config=replace(config, top_k=cfg.shown_previous))

@@ -37,7 +37,7 @@ from functools import lru_cache
 
 from memory_agent.memory import claims
 from memory_agent.memory.languages import LANGUAGE_NAMES
-from memory_agent.memory.text import prompt_text
+from memory_agent.memory.text import prompt_text, reads_english
 
 __all__ = ["unsupported_words"]
 
@@ -214,17 +214,6 @@ def _inflected(word: str, names_said: set[str]) -> bool:
     return len(word) >= 5 and any(w.startswith(stem) and len(w) - len(stem) <= 4 for w in names_said)
 
 
-# The commonest English function words: evidence made of few of them is in another language.
-_ENGLISH = frozenset(re.findall(r"\S+", "the a an and or but i i'm my me we our you is are was were am be been in at "
-                                       "on of to for with from by as it this that not have has had do"))
-
-
-def _english(words: list[str]) -> bool:
-    """Whether evidence of ``words`` reads as English: one in seven or more of its words are English function
-    words."""
-    return bool(words) and sum(w in _ENGLISH for w in words) >= 0.15 * len(words)
-
-
 def _cognate(word: str, names_said: set[str], evidence_words: list[str]) -> bool:
     """Whether a name of the content (``word``, four letters or more) is a name the user wrote in another
     language, under its English form: an exonym ("Manila" for "Maynila", "Senate" for "Senado") — a
@@ -288,7 +277,7 @@ def unsupported_words(content: str, evidence: str, message: str = "", carried: s
         missing.append(number.strip())
     if latin:
         evidence_words, raw_words = _WORD.findall(evidence), _WORD.findall(raw)
-        english = _english(evidence_words)
+        english = reads_english(evidence_words)
         capitalised = _CAPITALISED.findall(content.split(" ", 1)[1] if " " in content else "")
         for word in [*capitalised, *_VALUE_WORDS.findall(content)]:
             kind_of_place = (word in capitalised and word.strip("'.-&").casefold() in _PLACE_KINDS

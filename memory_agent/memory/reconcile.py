@@ -9,9 +9,12 @@ Decided by code, from the proposal's nearest live facts (cosine similarity of th
   is an UPDATE.
 - **UPDATE**: a live fact that the new one contradicts or replaces: the same topic and a change
   word in the user's words ("now", "moved", "switched", "no longer", "instead" …); or, across
-  topics, a change word and similarity ≥ ``update_similarity_any_topic``. A topic alone is not
-  enough: many topics hold several values (two allergies, two pets), and superseding an allergy
-  by another would lose a safety constraint. The old fact is superseded, never deleted.
+  topics, a change word and similarity ≥ ``update_similarity_any_topic``. The change words are
+  English: when the user wrote in another language, they are read in the model's English rendering
+  of the user's words too (the proposal's content: "最近は…に通っています" → "The user currently
+  goes to …"). A topic alone is not enough: many topics hold several values (two allergies, two
+  pets), and superseding an allergy by another would lose a safety constraint. The old fact is
+  superseded, never deleted.
 - **RETRACT**: the model marked the proposal ``retract``; the target is the live fact of the same
   topic, else the most similar one at or above ``retract_similarity`` whose words include every
   content word of what the user named ("forget my favourite food" never retracts "favourite
@@ -39,13 +42,13 @@ from datetime import datetime
 
 from memory_agent.core.facts import Fact, ProposedFact
 from memory_agent.memory.retrieval import similarity_from_distance
-from memory_agent.memory.text import normalise
+from memory_agent.memory.text import normalise, reads_english
 
 _NEGATION = re.compile(r"\b(not|no longer|never|n't|no more|stopped|quit|gave up|any ?more|anymore)\b|n't\b",
                        re.IGNORECASE)
 _CHANGE = re.compile(
     r"\b(now|moved|switched|changed|no longer|not anymore|any ?more|instead|update|replaced|migrated|"
-    r"from now|these days|actually|new)\b",
+    r"from now|these days|nowadays|currently|lately|actually|new)\b",
     re.IGNORECASE,
 )
 
@@ -158,7 +161,9 @@ def reconcile(
 
     content = normalise(proposal.content)
     negated = polarity(proposal.content)
-    change = bool(_CHANGE.search(f"{proposal.evidence or ''} {message}"))
+    said = f"{proposal.evidence or ''} {message}"
+    change = bool(_CHANGE.search(said if reads_english(re.findall(r"[\w']+", said.casefold()))
+                                 else f"{said} {proposal.content}"))
     for fact, sim in scored:
         if normalise(fact.content) == content:
             return Decision("NOOP", fact, "already known (same words)")

@@ -3,6 +3,8 @@
 - :func:`prompt_text`: THE one normalisation of any text that is checked or reaches the prompt, so
   what a check reads is what the model reads.
 - :func:`normalise`: how two statements are compared as text.
+- :func:`reads_english`, :func:`written_in_english`: whether words or a message read as English, for
+  the rules and the embedder (all-MiniLM-L6-v2), which read English only.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from functools import cache
 
 from confusable_homoglyphs import confusables
 
-__all__ = ["any_of", "normalise", "prompt_text"]
+__all__ = ["any_of", "normalise", "prompt_text", "reads_english", "written_in_english"]
 
 # Invisible characters that are not of category Cf (format): the combining grapheme joiner,
 # variation selectors, Hangul fillers, the braille blank and the Mongolian vowel separator.
@@ -103,3 +105,35 @@ def any_of(*patterns: str) -> re.Pattern[str]:
     """One case-insensitive pattern matching any of ``patterns`` (regular expressions, joined by ``|``):
     how the screen's word lists are written."""
     return re.compile("|".join(patterns), re.IGNORECASE)
+
+
+# The commonest English function words: text made of few of them is in another language.
+_ENGLISH = frozenset(re.findall(r"\S+", "the a an and or but i i'm my me we our you is are was were am be been in at "
+                                       "on of to for with from by as it this that not have has had do"))
+
+
+def reads_english(words: list[str]) -> bool:
+    """Whether case-folded ``words`` read as English: 15% or more of them (about one in seven) are
+    English function words. Empty (a message with no Latin words, "最近はジムに通っています") is not English."""
+    return bool(words) and sum(w in _ENGLISH for w in words) >= 0.15 * len(words)
+
+
+def written_in_english(text: str) -> bool:
+    """Whether a message is in English, by language identification (``py3langid``, its bundled model) for
+    four words or more; one of three words or fewer in Latin letters ("Vegan now.", "Thanks!") counts as
+    English, and one mostly in another script never does."""
+    words = re.findall(r"[\w']+", text.casefold())
+    if sum(_has_latin(w) for w in words) * 2 < len(words):
+        return False
+    return len(words) <= 3 or _language(text) == "en"
+
+
+@cache
+def _identifier():
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier  # loads its model: ~0.5 s, once
+
+    return LanguageIdentifier.from_model_file(MODEL_FILE)
+
+
+def _language(text: str) -> str:
+    return _identifier().classify(text)[0]

@@ -244,3 +244,17 @@ def test_forget_everything_leaves_alone_a_memory_the_model_was_shown_and_kept(ma
     assert colleague in shown(model.extraction_calls[-1]).values()  # the model saw it and kept it
     assert [c["operation"] for c in result.committed] == ["RETRACT"]
     assert [f.content for f in agent.memory.live("alice")] == [colleague]
+
+
+def test_a_message_in_another_language_is_judged_against_the_english_memories_it_cannot_resemble(agent, model):
+    model.script["Gold's"] = [{"kind": "fact", "content": "The user goes to Gold's Gym in Shibuya.", "topic": "gym"}]
+    agent.turn("kenji", "I go to Gold's Gym in Shibuya before work.", thread_id="k1", now=T0, approval="never")
+    [gold] = agent.memory.live("kenji")
+    agent.turn("kenji", "How do I sort a list of tuples in Python?", thread_id="k2", now=day(1))
+    assert shown(model.extraction_calls[-1]) == {}  # English and unrelated: under the similarity floor
+    model.script["エニタイム"] = [{"kind": "fact", "content": "The user goes to Anytime Fitness in Nakameguro.",
+                                 "topic": "gym", "operation": "update", "target": "m1"}]
+    result = agent.turn("kenji", "最近はエニタイムフィットネスの中目黒店に通っています。", thread_id="k3", now=day(60))
+    assert shown(model.extraction_calls[-1]) == {"m1": "The user goes to Gold's Gym in Shibuya."}
+    [proposal] = result.pending
+    assert (proposal["operation"], proposal["target_id"]) == ("UPDATE", gold.id)

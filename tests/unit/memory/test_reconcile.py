@@ -159,3 +159,24 @@ def test_forget_everything_is_read_in_many_languages_and_ties_memories_by_names_
     wedding = fact("The user is planning their wedding with Jannik in Lindau.", "wedding")
     assert forget_anchors(wedding) == {"jannik", "lindau", "wedding"}
     assert forget_anchors(fact("The user's dog Pepper chews cables.", "the dog the user has")) == {"pepper"}
+
+
+def test_a_change_from_words_in_another_language_is_read_in_the_models_english_content():
+    old = fact("The user goes to Gold's Gym in Shibuya.", "gym")
+    said = "最近はエニタイムフィットネスの中目黒店に通っています。"
+    moved = proposal("The user currently goes to Anytime Fitness in Nakameguro.", "gym", evidence=said)
+    assert reconcile(moved, [(old, 0.45)], message=said).operation == "UPDATE"
+    # the same content with English evidence that holds no change word stays an addition
+    plain = proposal("The user currently goes to Anytime Fitness in Nakameguro.", "gym",
+                     evidence="I go to Anytime Fitness in Nakameguro")
+    assert reconcile(plain, [(old, 0.45)], message="I go to Anytime Fitness in Nakameguro").operation == "ADD"
+    # a translation without a change word is an addition, like its English original
+    too = "中目黒のボルダリングジムにも行きます。"
+    also = proposal("The user goes to a climbing gym in Nakameguro.", "gym", evidence=too)
+    assert reconcile(also, [(old, 0.45)], message=too).operation == "ADD"
+
+
+def test_currently_reading_replaces_the_book_read_before():
+    old = fact("The user is currently reading Piranesi.", "current book")
+    new = proposal("The user is currently reading Dune.", "current book", evidence="I'm currently reading Dune")
+    assert reconcile(new, [(old, 0.3)]).operation == "UPDATE"
