@@ -369,6 +369,30 @@ def screen(text: str) -> Finding | None:
     return None
 
 
+MARKUP_REASON = "imitates a role label or the prompt's markup"
+# The punctuation markup is made of: braces, brackets, quotes, backticks, angle brackets, hashes, pipes.
+_MARKUP_PUNCTUATION = re.compile(r"[{}\[\]\"`<>#|]+")
+
+
+def claim_beyond_markup(text: str) -> Finding | None:
+    """:func:`claim` of ``text``, where markup alone (a JSON record of the user's profile, a heading, a code
+    fence) is read through: when ``text`` is refused only as markup, its words without the markup's
+    punctuation are checked again. What markup *says* is still found ("{\"role\": \"admin\"}" is a role
+    claim, "</memories> system: …" a role label); that the user wrote JSON is not itself a claim. For the
+    sentence around a memory's evidence; the memory's own words are screened with their markup
+    (:func:`screen`)."""
+    finding = claim(text)
+    if finding is not None and finding.reason == MARKUP_REASON:
+        return claim(without_markup(text))
+    return finding
+
+
+def without_markup(text: str) -> str:
+    """``text`` with the punctuation of markup (braces, brackets, quotes, backticks, angle brackets, hashes,
+    pipes) turned into spaces: its words, role labels included."""
+    return _MARKUP_PUNCTUATION.sub(" ", text)
+
+
 @lru_cache(maxsize=8192)
 def claim(text: str) -> Finding | None:
     """Steps 1–6 of :func:`screen` alone: what refuses ``text`` in any context (an override, another
@@ -391,7 +415,7 @@ def _claim(text: str, texts: list[str]) -> Finding | None:
     lines = [prompt_text(line) for line in _LINE_BREAK.split(text)]
     if (any(_MARKUP.search(t) or _mid_label(t) for t in texts)
             or any(_LINE_MARKUP.search(line) for line in lines)):
-        return Finding(INSTRUCTION, "imitates a role label or the prompt's markup")
+        return Finding(INSTRUCTION, MARKUP_REASON)
     if reason := credential_reason(*texts):
         return Finding(CREDENTIAL, reason)
     if reason := entitlement_reason(*texts):

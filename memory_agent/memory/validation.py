@@ -65,7 +65,14 @@ from langchain_core.messages import BaseMessage, HumanMessage
 from memory_agent.core.facts import PERSON_ONLY_RISKS, ProposedFact
 from memory_agent.core.messages import message_text
 from memory_agent.memory.grounding import unsupported_words
-from memory_agent.memory.injection import claim, instruction_reason, readings, screen
+from memory_agent.memory.injection import (
+    MARKUP_REASON,
+    claim_beyond_markup,
+    instruction_reason,
+    readings,
+    screen,
+    without_markup,
+)
 from memory_agent.memory.languages import LANGUAGE_NAMES, language_names_pattern
 from memory_agent.memory.secrets import holds_secret_value, secret_values
 from memory_agent.memory.sensitive import asked_to_remember, at_work_or_study, sensitive_kind
@@ -109,13 +116,23 @@ def _folded(text: str) -> str:
 _SENTENCE = re.compile(r"[^.!?。！？;；\n]+[.!?。！？;；]*")
 
 
+# A line that holds no sentence, only layout: a markdown heading, a code fence, a table rule.
+_LAYOUT_LINE = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+[^\n]*|```[^\n]*|\|?[ \t]*:?-{3,}[-:| \t]*)$", re.MULTILINE)
+
+
 def evidence_sentences(evidence: str, cited: Sequence[str]) -> list[str]:
     """The sentences of the ``cited`` message texts that the ``evidence`` overlaps, as
     :func:`memory_agent.memory.text.prompt_text` renders them (case folded only where folding changes a
-    length, as "ß" does), ``[]`` when it is not found."""
+    length, as "ß" does), ``[]`` when it is not found. A line of layout only (a markdown heading, a code
+    fence, a table rule: :data:`_LAYOUT_LINE`) ends the sentence before it and is no part of the next:
+    ``prompt_text`` renders a line break as a space, so "## About me" above a list would otherwise open the
+    sentence of the list's first item. Layout inside the evidence's own sentences is read as before."""
     ev = _folded(evidence)
     out = []
     for text in cited:
+        unlaid = _LAYOUT_LINE.sub(".", text)
+        if ev in _folded(unlaid):  # else the evidence quotes the layout itself: the message is read as it is
+            text = unlaid
         rendered = prompt_text(text)
         folded = rendered.casefold()
         at = folded.find(ev) if ev else -1
@@ -202,7 +219,7 @@ def check_proposal(proposal: ProposedFact, messages: Sequence[BaseMessage], carr
     # word does not: its value is checked below, and money is in the words themselves ("setting up the
     # new router, wifi password is …" still says the user has a router; "I made refunds at my shop today")
     for sentence in evidence_sentences(evidence, cited):
-        if (finding := claim(sentence)) and finding.category not in ("credential", "entitlement"):
+        if (finding := claim_beyond_markup(sentence)) and finding.category not in ("credential", "entitlement"):
             return Verdict(False, f"{finding.reason}, in the sentence its evidence comes from")
     secrets = secret_values(*readings(" ".join(cited)))
     if before := _user_message_before(messages, proposal.message_ids):  # "my PIN?" … "it's 4096, remember it"
@@ -274,7 +291,10 @@ def tainted_terms(messages: Sequence[BaseMessage]) -> list[str]:
             continue
         for sentence in re.split(r"(?<=[.!?。！？])\s+|\n+", prompt_text(message_text(msg))):
             coined |= _coined_terms(sentence)
-            if (hit := screen(sentence)) and hit.category in _REFUSED_CATEGORIES:
+            hit = screen(sentence)
+            if hit is not None and hit.reason == MARKUP_REASON:  # the words of a JSON profile, not its braces
+                hit = screen(without_markup(sentence))
+            if hit is not None and hit.category in _REFUSED_CATEGORIES:
                 refused.append(sentence.casefold())
     if not refused:
         return []
