@@ -42,6 +42,7 @@ from memory_agent.app.settings import Settings
 from memory_agent.graph.builder import build_graph
 from memory_agent.graph.context import AgentContext
 from memory_agent.memory import tokens
+from memory_agent.memory.text import warm_up as warm_up_language_id
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,7 @@ def _open():
             if callable(warm):
                 warm()  # load the embedder in the background before the first run needs it
             threading.Thread(target=tokens.warm_up, name="tokenizer-warm-up", daemon=True).start()
+            threading.Thread(target=warm_up_language_id, name="language-id-warm-up", daemon=True).start()
             compiled = build_graph(_agent.memory, _agent.model, checkpointer=None, context_schema=ServerContext,
                                    max_tool_rounds=_agent.settings.max_tool_rounds)
             # the same graph as AuthenticatedGraph (how Pregel.copy makes its copies)

@@ -21,6 +21,7 @@ from rich.markup import escape
 from memory_agent.app.settings import Settings
 from memory_agent.graph.context import user_id_problem
 from memory_agent.memory import tokens
+from memory_agent.memory.text import warm_up as warm_up_language_id
 from memory_agent.models.errors import ModelError
 from memory_agent.stores.base import StoreError
 from memory_agent.stores.data_dir import DataDirError
@@ -150,6 +151,7 @@ def open_agent(settings: Settings, *, read_only: bool = False) -> MemoryAgent:
         warm()
     # the budgets' token counter reads its BPE file (~0.3 s) on first use: read it while the stores open
     threading.Thread(target=tokens.warm_up, name="tokenizer-warm-up", daemon=True).start()
+    threading.Thread(target=warm_up_language_id, name="language-id-warm-up", daemon=True).start()
     return MemoryAgent.open(settings, embedder=embedder)
 
 

@@ -15,7 +15,7 @@ from functools import cache
 
 from confusable_homoglyphs import confusables
 
-__all__ = ["any_of", "normalise", "prompt_text", "reads_english", "written_in_english"]
+__all__ = ["any_of", "normalise", "prompt_text", "reads_english", "warm_up", "written_in_english"]
 
 # Invisible characters that are not of category Cf (format): the combining grapheme joiner,
 # variation selectors, Hangul fillers, the braille blank and the Mongolian vowel separator.
@@ -137,3 +137,8 @@ def _identifier():
 
 def _language(text: str) -> str:
     return _identifier().classify(text)[0]
+
+
+def warm_up() -> None:
+    """Load the language identifier now (~0.5 s; e.g. in a background thread at start-up), not at a first turn."""
+    _identifier()
