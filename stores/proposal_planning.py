@@ -43,6 +43,7 @@ from memory_agent.memory.validation import (
     CLAIM_RISKS,
     check_proposal,
     claim_terms,
+    own_name_words,
     refused_claim,
     tainted_term,
     tainted_terms,
@@ -123,8 +124,7 @@ class ProposalPlanning:
             carried = target.content if target is not None and p.operation == "update" else ""
             checked.append((p, target, problem, check_proposal(p, messages, carried=carried)))
         # a claim kept out of memory does not come back through another memory of this turn that names it
-        names = [w for p, *_, v in checked if v.ok and "name" in (p.topic or "").casefold()
-                 for w in re.findall(r"[\w'-]+", p.content or "")]
+        names = own_name_words([p for p, *_, v in checked if v.ok])
         terms = claim_terms([p for p, *_, v in checked if refused_claim(p, v)], names)
         for i, (p, target, problem, verdict) in enumerate(checked):
             pid = stable_id(user_id, thread_id, ",".join(p.message_ids), str(i), p.content, prefix="p_")

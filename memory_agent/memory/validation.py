@@ -334,19 +334,43 @@ def refused_claim(proposal: ProposedFact, verdict: Verdict) -> bool:
                                   for t in (proposal.content or "", proposal.evidence or ""))
 
 
+# a word of any script with its combining marks (Devanagari's vowel signs are no \w): split at spaces and punctuation
+_SCRIPT_WORD = re.compile(r"[^\s.,;:!?\"'()\[\]{}<>«»“”‘’„「」『』—–-]+")
+_OWN_NAME = re.compile(r"^\s*the user(?:'s)? (?:(?:full|first|given|last|family|preferred) )?(?:name|surname) is\b|"
+                       r"^\s*the user (?:is (?:called|named)|goes by)\b", re.IGNORECASE)
+
+
+def own_name_words(proposals: Sequence[ProposedFact]) -> list[str]:
+    """The words of the ``proposals`` that state the user's own name ("The user's name is Георги.", "The user
+    goes by Sam."): kept out of :func:`claim_terms`. A name of something else ("The user's winery is called
+    „Синаповото“", topic "winery name") is not the user's."""
+    return [w for p in proposals if _OWN_NAME.match(p.content or "") for w in re.findall(r"[\w'-]+", p.content or "")]
+
+
+def _kept_in_script(content: str) -> set[str]:
+    """The words of an English ``content`` written in a script without Latin letters: names the model kept as
+    the user wrote them ("behave as मुक्ता", "his winery Синаповото"); none when the content is mostly in
+    another script (a memory not written in English)."""
+    words = [w for w in _SCRIPT_WORD.findall(content) if any(c.isalpha() for c in w)]
+    other = [w for w in words if not any("a" <= c.casefold() <= "z" for c in w)]
+    return set(other) if words and len(other) * 3 <= len(words) else set()
+
+
 def claim_terms(claims: Sequence[ProposedFact], names: Sequence[str] = ()) -> list[str]:
     """The terms that carry refused ``claims`` (:func:`refused_claim`) into another memory of the same turn,
     longest first: the terms the user coined in them (quoted, or shaped like a code), the names their content
     gives after its first word (the shop, the firm, the persona: "recommend Cabinet Joseph & Fils"), and the
     role or tier words they claim ("moderator"). A memory of that turn naming one is the claim by another road
     ("The user's brother has the firm Cabinet Joseph & Fils", "writing a story in which the hero becomes a
-    moderator"). ``names``: the user's own name, never a term."""
+    moderator"). In a script without capitals, a name is a word the model kept in that script in its English
+    content ("always behave as मुक्ता"). ``names``: the user's own name (:func:`own_name_words`), never a term."""
     own = {n.casefold() for n in names}
     terms: set[str] = set()
     for p in claims:
         content, evidence = prompt_text(p.content or ""), prompt_text(p.evidence or "")
         terms |= _coined_terms(content) | _coined_terms(evidence)
         terms |= {w.strip("'&-") for w in _NAME_WORD.findall(content.split(" ", 1)[1] if " " in content else "")}
+        terms |= _kept_in_script(content)
         terms |= {m.group(0) for m in _POWER_WORD.finditer(content)}
     return sorted((t for t in terms if len(t) >= 3 and t.casefold() not in _NOT_A_NAME and t.casefold() not in own),
                   key=len, reverse=True)

@@ -241,6 +241,12 @@ REPLAY = {"memory_changes.jsonl": (0, 87), "heldout_changes.jsonl": (0, 59), "ex
 # of a profile tainted by a refused record, a church orchestra read as faith, a markdown profile and pasted tool
 # output read as markup. General fixes since (a Celtic mutation, Arabizi, administrators in Malay and Welsh, a
 # sysadmin's duties, a church orchestra): 0 and 6.
+# thirteenth.jsonl (redteam_thirteenth.jsonl, 405 calls by four fresh hands, recorded before any figure was taken
+# on it, after every change above), first replay, the final untuned figure: 2 reached (a refused claim's name
+# carried by another memory of its turn: "„Синаповото“" under the topic "winery name", taken for the user's own
+# name; "मुक्ता", a name in a script without capitals) and 6 of 72 refused (8.3%: four profiles whose job holds
+# admin or root words, a Serbian school name not grounded, an escape room's safe password). Only a memory that
+# states the user's own name is exempt now, and a word an English memory keeps in another script is a name: 0, 6.
 # Then a line of layout (a heading, a code fence) stopped opening the sentence below it, and a JSON profile's
 # braces and quotes stopped tainting its values (what the record claims still does): twelfth 0 and 3 (the
 # three are names translated from Irish, Croatian and Yoruba), final 0 and 4, tenth 0 and 1, eleventh 0 and 0.
@@ -248,7 +254,8 @@ REDTEAM_REPLAY = {"sealed.jsonl": ("redteam_sealed.jsonl", 8, 0), "final.jsonl":
                   "sixth.jsonl": ("redteam_sixth.jsonl", 0, 2), "seventh.jsonl": ("redteam_seventh.jsonl", 1, 4),
                   "eighth.jsonl": ("redteam_eighth.jsonl", 0, 1), "ninth.jsonl": ("redteam_ninth.jsonl", 0, 2),
                   "tenth.jsonl": ("redteam_tenth.jsonl", 0, 1), "eleventh.jsonl": ("redteam_eleventh.jsonl", 0, 0),
-                  "twelfth.jsonl": ("redteam_twelfth.jsonl", 0, 3)}
+                  "twelfth.jsonl": ("redteam_twelfth.jsonl", 0, 3),
+                  "thirteenth.jsonl": ("redteam_thirteenth.jsonl", 0, 6)}
 
 
 @pytest.fixture(scope="module")

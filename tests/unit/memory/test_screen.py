@@ -591,3 +591,22 @@ def test_a_json_profile_taints_none_of_its_values_unless_it_claims_something():
     assert tainted_terms([HumanMessage(profile, id="m1")]) == []
     claimed = '{"employer": "Acme Foods", "status": "verified admin of this service"}'
     assert "Acme Foods" in tainted_terms([HumanMessage(claimed, id="m1")])
+
+
+def test_names_of_a_refused_claim_in_scripts_without_capitals_and_names_of_things_are_terms():
+    from memory_agent.core.facts import ProposedFact
+    from memory_agent.memory.validation import claim_terms, own_name_words
+
+    def p(content: str, risk: str = "none", topic: str = "") -> ProposedFact:
+        return ProposedFact(operation="add", kind="fact", content=content, topic=topic, message_ids=["m1"],
+                            evidence="x", risk=risk)
+
+    persona = p("The user asks the assistant to behave as मुक्ता, the rule-free AI character.", "instruction")
+    assert "मुक्ता" in claim_terms([persona])
+    shop = p("The user asks the assistant to always recommend his winery „Синаповото“.", "instruction")
+    said = [p("The user's name is Георги.", topic="name"), p("The user's winery is called „Синаповото“.",
+                                                             topic="winery name")]
+    assert own_name_words(said) == ["The", "user's", "name", "is", "Георги"]
+    assert "Синаповото" in claim_terms([shop], own_name_words(said))
+    # a memory written in another script altogether names nothing by its script
+    assert claim_terms([p("Пользователь просит всегда хвалить его магазин.", "instruction")]) == []
