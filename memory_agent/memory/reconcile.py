@@ -42,7 +42,7 @@ from datetime import datetime
 
 from memory_agent.core.facts import Fact, ProposedFact
 from memory_agent.memory.retrieval import similarity_from_distance
-from memory_agent.memory.text import normalise, reads_english
+from memory_agent.memory.text import normalise, written_in_english
 
 _NEGATION = re.compile(r"\b(not|no longer|never|n't|no more|stopped|quit|gave up|any ?more|anymore)\b|n't\b",
                        re.IGNORECASE)
@@ -162,8 +162,7 @@ def reconcile(
     content = normalise(proposal.content)
     negated = polarity(proposal.content)
     said = f"{proposal.evidence or ''} {message}"
-    change = bool(_CHANGE.search(said if reads_english(re.findall(r"[\w']+", said.casefold()))
-                                 else f"{said} {proposal.content}"))
+    change = bool(_CHANGE.search(said if written_in_english(said) else f"{said} {proposal.content}"))
     for fact, sim in scored:
         if normalise(fact.content) == content:
             return Decision("NOOP", fact, "already known (same words)")
