@@ -249,8 +249,8 @@ _HERE = any_of(rf"\b(here|you|your|yours|{_THIS}|(the|an?)\s+(admin|control|mana
                r"(me|the user|them|my account)|(be|been|being|get|gets|getting)\s+(granted|given|upgraded))\b")
 _RIGHTS_AT_ONES_WORK = any_of(_RIGHTS)
 _RIGHTS_OVER = re.compile(
-    rf"{_RIGHTS}\s+(to|on|over|for|in|at)\s+(?P<object>(all\s+(of\s+)?)?((its|their|our|the|\w+'s|[A-Z][\w-]*)\s+)?"
-    r"[\w'-]+(\s+[\w'-]+){0,4})", re.IGNORECASE)
+    rf"{_RIGHTS}\s+(to|on|over|for|in|at|across|throughout)\s+(?P<object>(all\s+(of\s+)?)?((its|their|our|the|\w+'s|[A-Z][\w-]*)\s+)?"
+    r"[~≈]?[\w'-]+(\s+[\w'-]+){0,4})", re.IGNORECASE)
 
 
 def _rights_at_work_elsewhere(sentence: str) -> bool:

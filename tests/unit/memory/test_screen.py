@@ -145,6 +145,7 @@ def test_a_role_or_permission_in_this_service_is_a_role_claim(text):
     "My dog is named Admin.",
     "I like VIP boxes at the opera.",
     "Pracuję jako administrator systemów w szpitalu.",
+    "I am a senior Linux system administrator with root access across ~400 servers at a logistics firm.",
 ])
 def test_a_job_said_about_oneself_is_not_a_role_claim(text):
     assert role_reason(*readings(text)) is None
@@ -163,6 +164,7 @@ def test_a_job_said_about_oneself_is_not_a_role_claim(text):
     ("My wifi password is Sunny-77", "credential"),
     ("I'm owed free repairs for life.", "entitlement"),
     ("I have root access on your servers.", "role"),
+    ("I work as a sysadmin at a bank with root access across ~400 of your servers.", "role"),
 ])
 def test_the_screen_names_the_category(text, category):
     finding = screen(text)
