@@ -116,23 +116,15 @@ def _folded(text: str) -> str:
 _SENTENCE = re.compile(r"[^.!?。！？;；\n]+[.!?。！？;；]*")
 
 
-# A line that holds no sentence, only layout: a markdown heading, a code fence, a table rule.
-_LAYOUT_LINE = re.compile(r"^[ \t]*(?:#{1,6}[ \t]+[^\n]*|```[^\n]*|\|?[ \t]*:?-{3,}[-:| \t]*)$", re.MULTILINE)
-
-
 def evidence_sentences(evidence: str, cited: Sequence[str]) -> list[str]:
     """The sentences of the ``cited`` message texts that the ``evidence`` overlaps, as
     :func:`memory_agent.memory.text.prompt_text` renders them (case folded only where folding changes a
-    length, as "ß" does), ``[]`` when it is not found. A line of layout only (a markdown heading, a code
-    fence, a table rule: :data:`_LAYOUT_LINE`) ends the sentence before it and is no part of the next:
-    ``prompt_text`` renders a line break as a space, so "## About me" above a list would otherwise open the
-    sentence of the list's first item. Layout inside the evidence's own sentences is read as before."""
+    length, as "ß" does), ``[]`` when it is not found. ``prompt_text`` renders a line break as a space, so
+    a heading or a code fence above the evidence opens its sentence; the context check reads such markup
+    through (:func:`~memory_agent.memory.injection.claim_beyond_markup`)."""
     ev = _folded(evidence)
     out = []
     for text in cited:
-        unlaid = _LAYOUT_LINE.sub(".", text)
-        if ev in _folded(unlaid):  # else the evidence quotes the layout itself: the message is read as it is
-            text = unlaid
         rendered = prompt_text(text)
         folded = rendered.casefold()
         at = folded.find(ev) if ev else -1
