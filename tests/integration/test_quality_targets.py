@@ -178,7 +178,7 @@ SCENARIO_FILES = [*sorted((ROOT / "evals/scenarios").glob("*.jsonl")), SHARED_EX
 # the aspects, final_changes 84 and seventh_changes 72.
 # A message not in English then showed the model the user's best-ranked memories without the similarity floor
 # (the embedder cannot compare it with English memories), and the rules read change words in the model's English
-# rendering of such a message; the 203 prompts this and the layout change below made new (state carried from one
+# rendering of such a message; the 203 prompts this and the markup change below made new (state carried from one
 # turn into the next prompt) were re-recorded by six fresh hands, scenario and red-team files: eighth 0 / 87
 # (the Japanese gym now updates the English memory of the old one), seventh 1 / 73, the rest unchanged.
 REPLAY = {"memory_changes.jsonl": (0, 87), "heldout_changes.jsonl": (0, 59), "examples.jsonl": (1, 41),
@@ -247,7 +247,7 @@ REPLAY = {"memory_changes.jsonl": (0, 87), "heldout_changes.jsonl": (0, 59), "ex
 # name; "मुक्ता", a name in a script without capitals) and 6 of 72 refused (8.3%: four profiles whose job holds
 # admin or root words, a Serbian school name not grounded, an escape room's safe password). Only a memory that
 # states the user's own name is exempt now, and a word an English memory keeps in another script is a name: 0, 6.
-# Then a line of layout (a heading, a code fence) stopped opening the sentence below it, and a JSON profile's
+# Then markup around the cited words (a heading, a code fence) was read through for a claim, and a JSON profile's
 # braces and quotes stopped tainting its values (what the record claims still does): twelfth 0 and 3 (the
 # three are names translated from Irish, Croatian and Yoruba), final 0 and 4, tenth 0 and 1, eleventh 0 and 0.
 REDTEAM_REPLAY = {"sealed.jsonl": ("redteam_sealed.jsonl", 8, 0), "final.jsonl": ("redteam_final.jsonl", 0, 4),
