@@ -134,6 +134,14 @@ class ProposalPlanning:
                                                             "or an instruction kept out of memory")
             if not verdict.ok:
                 dropped.append({"id": pid, "proposal": p.model_dump(), "decision": "invalid", "reason": verdict.reason})
+                if p.operation == "update" and target is not None and target.id not in planned:
+                    # the model judged the memory changed; its new value cannot be kept, and the old one
+                    # is no longer true: withdrawn (asked about like any retraction), not left live
+                    planned.add(target.id)
+                    withdraw = stable_id(user_id, thread_id, ",".join(p.message_ids), str(i), target.id, prefix="p_")
+                    proposals.append(_retraction(withdraw, target, thread_id, p.message_ids, p.evidence.strip(),
+                                                 f"the user changed it, and the new value was refused: "
+                                                 f"{verdict.reason}"))
                 continue
             embedding = self._embed(user_id, index_text(p.topic, p.content))
             # one "forget everything about X" is several retractions with one wording: told apart by target

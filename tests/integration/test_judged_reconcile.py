@@ -258,3 +258,30 @@ def test_a_message_in_another_language_is_judged_against_the_english_memories_it
     assert shown(model.extraction_calls[-1]) == {"m1": "The user goes to Gold's Gym in Shibuya."}
     [proposal] = result.pending
     assert (proposal["operation"], proposal["target_id"]) == ("UPDATE", gold.id)
+
+
+def test_an_update_whose_new_value_is_refused_still_withdraws_the_old_one(agent, model):
+    model.script["on a keto"] = [{"kind": "fact", "content": "The user is on a keto diet.", "topic": "diet"}]
+    agent.turn("alice", "I'm on a keto diet.", thread_id="a1", now=T0, approval="never")
+    [keto] = agent.memory.live("alice")
+    model.script["diabetes"] = [{"kind": "fact", "content": "The user follows a diet for diabetes.", "topic": "diet",
+                                 "operation": "update", "target": "m1"}]
+    result = agent.turn("alice", "I stopped keto, my doctor put me on a diet for my diabetes.", thread_id="a2",
+                        now=day(30))
+    [refused] = result.dropped
+    assert refused["decision"] == "invalid" and "sensitive" in refused["reason"]
+    [proposal] = result.pending
+    assert (proposal["operation"], proposal["target_id"]) == ("RETRACT", keto.id)
+    assert "the new value was refused" in proposal["reason"]
+    agent.resume("alice", "a2", "approve", now=day(30))
+    assert agent.memory.live("alice") == []
+    assert agent.memory.show("alice", keto.id).status == "retracted"
+
+
+def test_a_refused_new_memory_that_names_no_target_withdraws_nothing(agent, model):
+    model.script["on a keto"] = [{"kind": "fact", "content": "The user is on a keto diet.", "topic": "diet"}]
+    agent.turn("alice", "I'm on a keto diet.", thread_id="a1", now=T0, approval="never")
+    model.script["diabetes"] = [{"kind": "fact", "content": "The user has diabetes.", "topic": "health"}]
+    result = agent.turn("alice", "Also, I have diabetes.", thread_id="a2", now=day(30))
+    assert result.pending == [] and [d["decision"] for d in result.dropped] == ["invalid"]
+    assert [f.content for f in agent.memory.live("alice")] == ["The user is on a keto diet."]

@@ -97,16 +97,17 @@ JADEN = "The user has a son named Jaden, who turns 7 on Saturday."
 JAYDEN = "The user has a son named Jayden, who turns 7 on Saturday."
 
 
-@pytest.mark.parametrize(("item", "reason"), [
+@pytest.mark.parametrize(("item", "reason", "left"), [
     # an update of the memory shown as m1 keeps its approved values; only the change need be said
-    ({"operation": "update", "target": "m1", "content": JAYDEN}, None),
+    ({"operation": "update", "target": "m1", "content": JAYDEN}, None, [JAYDEN]),
     # the same content as a new fact states a value ("7") the cited words do not hold
-    ({"operation": "add", "content": JAYDEN}, "the content states what the cited words do not: 7"),
-    # a value neither the evidence nor the replaced memory holds is still refused
+    ({"operation": "add", "content": JAYDEN}, "the content states what the cited words do not: 7", [JADEN]),
+    # a value neither the evidence nor the replaced memory holds is still refused; the memory it would
+    # replace, which the user has just corrected, is withdrawn rather than left live with the wrong name
     ({"operation": "update", "target": "m1", "content": JAYDEN.replace("7", "9")},
-     "the content states what the cited words do not: 9"),
+     "the content states what the cited words do not: 9", []),
 ])
-def test_an_update_may_keep_the_values_of_the_memory_it_replaces(agent, model, item, reason):
+def test_an_update_may_keep_the_values_of_the_memory_it_replaces(agent, model, item, reason, left):
     model.script["dinosaur"] = [{"kind": "fact", "topic": "family", "content": JADEN,
                                  "evidence": "my son Jaden turns 7 on saturday"}]
     agent.turn("alice", "my son Jaden turns 7 on saturday, help me plan a dinosaur party", thread_id="t1",
@@ -120,7 +121,7 @@ def test_an_update_may_keep_the_values_of_the_memory_it_replaces(agent, model, i
         assert live == [JAYDEN]
     else:
         assert [d["reason"] for d in result.dropped] == [reason]
-        assert live == [JADEN]
+        assert live == left
 
 
 def test_evidence_with_invisible_characters_is_compared_as_read(agent, model):
