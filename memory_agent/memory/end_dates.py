@@ -214,12 +214,23 @@ _FOREIGN_PERIODS = (
     ("week", 0, r"diese woche|dieses wochenende|am wochenende|cette semaine|ce week-end|esta semana|este fin de "
                 r"semana|(?:n)?este fim de semana|questa settimana|questo fine settimana|deze week|dit weekend|"
                 r"bu hafta(?: sonu)?|这个?周末|这周|今週(?:末)?|이번 ?주(?:말)?|на этой неделе|в эти выходные|"
-                r"w ten weekend|i helgen|denna vecka"),
+                r"w ten weekend|i helgen|denna vecka|"
+                # "until the end of the week"
+                r"bis (?:zum )?ende der woche|jusqu'(?:à|a) la fin de (?:la|cette) semaine|hasta (?:el )?(?:fin|final) "
+                r"de (?:la|esta) semana|até (?:o )?(?:fim|final) d[ae] (?:semana|esta semana)|fino alla fine della "
+                r"settimana|tot (?:het )?eind(?:e)? van de week|do końca tygodnia|hafta sonuna kadar|veckan ut|"
+                r"till slutet av veckan|до конца недели|到周末|这周末之前|週末まで|今週いっぱい|이번 ?주(?:말)?까지"),
     ("month", 1, r"nächste[nr]? monat|le mois prochain|el (?:mes que viene|próximo mes)|(?:o|no) próximo mês|"
                  r"(?:il )?mese prossimo|(?:il )?prossimo mese|volgende maand|gelecek ay|önümüzdeki ay|下个?月|"
                  r"来月|다음 ?달|в следующем месяце|w przyszłym miesiącu|nästa månad"),
     ("month", 0, r"diesen monat|ce mois-ci|este mes|este mês|questo mese|deze maand|bu ay|这个月|今月|이번 ?달|"
-                 r"в этом месяце|w tym miesiącu|denna månad"),
+                 r"в этом месяце|w tym miesiącu|denna månad|"
+                 # "until the end of the month"
+                 r"bis (?:zum )?(?:monatsende|ende des monats)|jusqu'(?:à|a) la fin du mois|"
+                 r"hasta (?:el )?(?:fin|final) de(?:l| este) mes|até (?:o )?(?:fim|final) d(?:o|este) mês|"
+                 r"fino alla fine del mese|tot (?:het )?eind(?:e)? van de maand|do końca miesiąca|ay sonuna kadar|"
+                 r"månaden ut|till slutet av månaden|"
+                 r"до конца месяца|到月底|月末まで|이번 ?달 ?말까지|월말까지"),
     ("summer", 0, r"diesen sommer|cet été|este verano|(?:n)?este verão|quest'estate|questa estate|deze zomer|bu yaz|"
                   r"今年夏天|这个夏天|今年の夏|이번 ?여름|этим летом|tego lata|i sommar"),
 )
@@ -302,12 +313,18 @@ _FOREIGN_MONTHS = (
 def _names_day(text: str, day: date) -> bool:
     """True when ``text`` writes ``day`` out: its ISO form, or its month (name or abbreviation, in
     English or in :data:`_FOREIGN_MONTHS`) and its day number next to each other ("12 September",
-    "September 12th", "12. September", "30 giugno", "30 de junio")."""
+    "September 12th", "12. September", "30 giugno", "30 de junio"); a month's last day also as the end of
+    that month in another language ("bis Ende Juni", "a finales de junio", "do końca czerwca", "6月末")."""
     if day.isoformat() in text:
         return True
     months = [n for n, i in _MONTHS.items() if i == day.month] + _FOREIGN_MONTHS[day.month - 1].split()
     names = "|".join(sorted(months, key=len, reverse=True))
     n = str(day.day)
+    if day == _month_end(day.year, day.month) and re.search(  # "bis Ende Juni", "fin de junio", "6月末"
+            rf"\b(?:ende|fin|fine|finales?|fim|końca|koniec|eind|einde|slutet av|slutten av|slutningen af|конца|"
+            rf"кінця|τέλος)\s+(?:de |di |do |of |av |des |del )?(?:{names})(?!\w)|\b(?:{names})\s+sonu\w*|"
+            rf"(?<!\d){day.month}\s*月\s*(?:末|底)|(?<!\d){day.month}\s*월\s*말", text, re.I):
+        return True
     return bool(re.search(rf"\b{n}\.?{_ORD}(?:\s+(?:of|de|di|del))?\s+(?:{names})(?!\w)|"
                           rf"\b(?:{names})\.?\s+{n}{_ORD}\b|"
                           rf"(?<!\d){day.month}\s*月\s*{n}\s*[日号]|(?<!\d){day.month}\s*월\s*{n}\s*일", text, re.I))

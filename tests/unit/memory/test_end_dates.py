@@ -83,6 +83,18 @@ def test_no_date_is_no_reason() -> None:
     ("Il mese prossimo compio quarant'anni.", "2026-02-28"),
     ("bu yaz Kapadokya'ya gitmek istiyorum", "2026-08-31"),
     ("下周在上海演出", "2026-02-01"),
+    # "until the end of the week / month" said in other languages
+    ("Do końca tygodnia mieszka u nas siostra z dwójką dzieci.", "2026-01-25"),
+    ("Bis Ende der Woche arbeite ich von Hamburg aus.", "2026-01-25"),
+    ("Estoy en Sevilla hasta el final de la semana.", "2026-01-25"),
+    ("Jusqu'à la fin du mois je suis à Lyon.", "2026-01-31"),
+    ("До конца месяца я в Казани.", "2026-01-31"),
+    ("到月底我都在深圳出差", "2026-01-31"),
+    # the end of a month named in another language
+    ("Ich bin bis Ende Juni in Elternzeit.", "2026-06-30"),
+    ("Estoy en Sevilla hasta finales de marzo.", "2026-03-31"),
+    ("Jestem w Krakowie do końca kwietnia.", "2026-04-30"),
+    ("5月末まで大阪にいます", "2026-05-31"),
 ])
 def test_a_model_date_implied_by_the_users_words_is_kept(said: str, value: str) -> None:
     kept, reason = check_valid_until(value, said, NOW)
@@ -113,3 +125,8 @@ def test_an_end_the_model_wrote_only_into_the_content_is_kept_when_the_users_wor
     assert end_in_content(content, "15 Nisan'a kadar iş için Ankara'dayım.", now) == datetime(2026, 4, 16, tzinfo=UTC)
     assert end_in_content(content, "İş için Ankara'dayım.", now) is None  # the user named no end
     assert end_in_content("The user lives in Leeds.", "I live in Leeds until 15 April", now) is None  # none written
+
+
+def test_the_end_of_a_month_in_another_language_grounds_only_its_last_day() -> None:
+    assert check_valid_until("2026-06-15", "Ich bin bis Ende Juni in Elternzeit.", NOW)[0] is None
+    assert check_valid_until("2026-07-31", "Ich bin bis Ende Juni in Elternzeit.", NOW)[0] is None
