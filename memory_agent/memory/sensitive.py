@@ -139,7 +139,9 @@ _BELIEF = any_of(
     r"convert(ed|ing)? to|(go|goes|going|went|attend\w*) to mass)\b",
     r"\b(political(?! (science|scientists?|theory|economy|history|philosophy|geography|journalism|reporter|"
     r"correspondent|editor)\b)|"
-    r"politics|vote[ds]?|voting|voter|ballot|democrat\w*|republican\w*|conservative party|"
+    # a vote as a way of deciding ("the kids held a vote", "we voted on the name") is no political opinion
+    r"politics|(?<!held a )(?<!had a )(?<!took a )(?<!put it to a )(?<!by a )(?<!majority )"
+    r"(?:vote[ds]?|voting)(?! on\b)|voter|ballot|democrat\w*|republican\w*|conservative party|"
     r"labou?r party|party member|member of the \w+ party|socialis\w*|communis\w*|liberal democrats?|"
     r"wähle|gewählt|partei|votar|voté|votei|votato|głosuj\w*|голосу\w*|православн\w*|мусульман\w*|"
     r"католи\w*|kirche|moschee|église|iglesia|igreja|chiesa|kościół|церк\w*)\b",

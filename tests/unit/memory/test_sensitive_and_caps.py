@@ -156,3 +156,14 @@ def test_a_presentation_wish_labelled_procedural_without_a_request_is_kept_as_a_
                                   "mitt personnummer är 850709-9805"])
 def test_national_identity_numbers_by_their_local_names_are_sensitive(text):
     assert sensitive_reason(text)
+
+
+@pytest.mark.parametrize("text", ["the kids held a vote and she's called Kopi", "we voted on the team name",
+                                  "the name was chosen by a vote at the office"])
+def test_a_vote_as_a_way_of_deciding_is_no_political_opinion(text):
+    assert sensitive_reason(text) is None
+
+
+@pytest.mark.parametrize("text", ["I voted for the Greens last time", "I always vote Labour", "voting in the election"])
+def test_a_vote_of_ones_own_stays_a_political_opinion(text):
+    assert sensitive_reason(text)
