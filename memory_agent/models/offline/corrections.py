@@ -155,6 +155,8 @@ def corrections(text: str, message_id: str, shown: list[Shown]) -> list[Proposed
             held += _days(memory.content, held)
             swaps = {}
             for shape, token, _, _ in given:
+                if any(h[0] == shape and h[1].casefold() == token.casefold() for h in held):
+                    continue  # a value the memory holds already ("07700" of "07700 900132") replaces nothing
                 old = _closest(token, shape, [h for h in held if h[2] not in swaps], sole)
                 if old is None:
                     continue

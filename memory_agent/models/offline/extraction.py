@@ -129,6 +129,10 @@ _CONSEQUENCE = re.compile(r"\bso\b|\bwhich means\b|\bmeaning\b", re.I)
 # what a later "forget everything about it" points back to: the sentence's subject ("the wedding is
 # off."), else its last name ("Scrapping Moonwick.")
 _NAMES = re.compile(r"(?<=\S)\s+((?-i:[A-Z])[\w'-]+)")  # a capitalised word not at the sentence's start
+_I_FORM = re.compile(r"I(?:'m|'ve|'d|'ll)?")  # the pronoun, never what "her" or "it" stands for
+# a name opening the sentence when no other is in it ("Priya and I split up."); a word that merely starts it
+# ("Finally done.") names no memory, so a "forget it" that points back to it retracts nothing
+_FIRST_NAME = re.compile(r"^\W*((?-i:[A-Z])[\w'-]+)\b(?<!\bI)")
 _SUBJECT = re.compile(r"^(?:\W*(?:so|well|ok|okay|sadly|anyway|update|news)\W+)*(?P<np>(?:the|my|our)\s+[\w'-]+"
                       r"(?:\s+(?!is|was|are|were|has|had|got)[\w'-]+)?)\s+(?:is|was|are|were|has|had|got)\b", re.I)
 
@@ -171,8 +175,9 @@ def _extract(text: str, message_id: str, today: date | None) -> list[tuple[Propo
         for part, question in _statement_then_question(sentence.strip()):
             _extract_part(text, part, question, message_id, today, facts, antecedent, english)
         subject = _SUBJECT.match(sentence.strip())
-        names = _NAMES.findall(sentence.strip())
-        antecedent = subject["np"] if subject else names[-1] if names else ""
+        names = [n for n in _NAMES.findall(sentence.strip()) if not _I_FORM.fullmatch(n)]
+        first = _FIRST_NAME.match(sentence.strip())
+        antecedent = subject["np"] if subject else names[-1] if names else first[1] if first else ""
     return [(_corrected_in_place(fact, text, message_id), every) for fact, every in facts]
 
 

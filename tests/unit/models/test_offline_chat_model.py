@@ -201,6 +201,13 @@ def test_forget_everything_covers_the_names_listed_after_a_dash() -> None:
     assert [f.target for f in only] == ["m3", "m4"]
 
 
+def test_forget_everything_about_her_points_back_to_the_name_that_opens_the_sentence_before() -> None:
+    her = judged("Sam and I split up last month. Please forget everything you know about her.", SHOWN)
+    assert [(f.operation, f.target) for f in her if f.operation == "retract"] == [("retract", "m3"), ("retract", "m4")]
+    done = judged("Finally done. Please forget it.", SHOWN)
+    assert [f.target for f in done if f.operation == "retract"] in ([], [None])
+
+
 def test_an_end_the_user_states_is_read_at_the_prompts_date() -> None:
     [away] = judged("I'm working from Aberdeen this week.")
     assert away.valid_until == "2026-01-25"
@@ -230,6 +237,10 @@ def test_a_corrected_value_updates_the_most_related_memory_shown() -> None:
     assert judged("actually it's 5pm here, what should I eat?", shown) == []  # a question corrects nothing
     assert judged("it's 10:15 now", shown) == []  # no sign of a mistake
     assert judged("Sorry, it's 5 now.", "[m1] (fact, kids) The user has 2 kids.") == []  # "2" and "5": not alike
+    phone = "[m1] (fact, phone) The user's mobile is 07700 900123."
+    [digits] = [f for f in judged("Sorry, typo — it's 07700 900132, I swapped the last two digits.", phone)
+                if f.operation == "update"]
+    assert digits.content == "The user's mobile is 07700 900132."  # the part it holds already stays in place
 
 
 def test_a_named_one_gone_retracts_what_names_it_and_a_pet_gone_to_live_elsewhere_only_a_pet() -> None:
