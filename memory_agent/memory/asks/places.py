@@ -100,7 +100,20 @@ WORK_ASKS = asks(
     rf"day off|days off)\b|\bat work\b|\bfor work\b|\bwhere {MINE} work\b|\b(?:bio|headline|"
     rf"linkedin|cv|résumé|resume|cover letter|signature|invoice|elevator pitch|marketing|sprints?|"
     rf"stand-?ups?|retros?|1:1s?|one-on-ones?|deductions?|taxes|status (?:updates?|reports?)|"
-    rf"weekly (?:updates?|reports?))\b|\breport to me\b|"
+    rf"weekly (?:updates?|reports?)|(?:annual|performance|mid-?year|year-?end|salary) reviews?|appraisals?|"
+    rf"lesson plans?|(?:plan|prep\w*) (?:\w+'s |a |the |my |our |\w+ )?lessons?|"
+    rf"{MINE} (?:year \d+ |\w+ )?class(?:es)?)\b|\breport to me\b|"
+    rf"\b(?:i'm|i am|i have|i've got|ik heb|ich habe)\b[^.?!]{{0,20}}?\b(?:(?:night|late|early) shifts?|"
+    rf"nachtdienst|nachtschicht|dienst)\b|"
+    # a week to plan: the user's work, whatever the words for it ("plan my next week", "Plan für nächste Woche")
+    rf"\b(?:plan|organi[sz]e|map out)(?: out)? (?:{MINE} |the |our )?(?:next |coming |this )?week\b|"
+    rf"\b(?:plan|planung) für (?:die |meine )?(?:nächste|kommende|diese) woche\b|"
+    rf"\b(?:organizar|planificar|planear|planejar|organiser|planifier|organizzare|pianificare|plannen|planera|"
+    rf"zaplanować|zorganizować) (?:la |mi |ma |a |minha |mia |mijn |min |mój )?(?:semana|semaine|settimana|week|"
+    rf"vecka|tydzień)\b|\b(?:la semana que viene|la semaine prochaine|la prossima settimana|a próxima semana|"
+    rf"volgende week|nästa vecka|przyszły tydzień)\b|"
+    # the way to work ("mon trajet", "Arbeitsweg", "woon-werkverkeer")
+    rf"\b(?:trajet|arbeitsweg|woon-werkverkeer|pendling\w*|dojazd\w*)\b|"
     # one's work, week or team in other languages, and what a job's papers name
     rf"\b(?:mijn|mein\w*|mon|ma|mi|il mio|la mia|o meu|a minha|moja|mój|мо[йяе]) (?:werk|baan|functie|week|"
     rf"arbeit|job|stelle|woche|travail|boulot|poste|semaine|trabajo|puesto|semana|lavoro|settimana|trabalho|"
@@ -117,6 +130,7 @@ WORK_ASKS = asks(
           pt="trabalho|emprego|cargo|equipe|equipa|chefe|colegas|empresa|escritório|currículo|cv|carreira|"
              "assinatura|clientes|profissão|turno",
           nl="werk|baan|functie|team|baas|leidinggevende|manager|collega's|collega|bedrijf|werkgever|kantoor|cv|"
+             "dienst|diensten|nachtdienst|"
              "loopbaan|carrière|handtekening|klanten|beroep",
           pl=r"prac(?:a|y|ę|ą|y|ie)|pracodaw\w*|zesp[oó]\w*|szef\w*|kole(?:g|dz)\w*|firm\w*|biur\w*|cv|życiorys\w*|"
              r"karier\w*|podpis\w*|klient\w*|tydzień|tygodni\w*|stanowisk\w*|zawod\w*|zawód",

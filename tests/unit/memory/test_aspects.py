@@ -17,6 +17,7 @@ from memory_agent.memory.aspects import (
     aspect_relevance,
     fact_aspects,
     relevance_at,
+    states,
 )
 from memory_agent.memory.retrieval import RetrievalConfig, rank
 
@@ -1001,3 +1002,25 @@ def test_the_phrasings_each_new_aspect_was_added_for():
         assert [text for text in requests if aspect not in names(text)] == [], aspect
     assert names("Tell me what happened on Tuesday.") == []  # a weekday without the user's own week
     assert names("What does a training schedule for a neural network look like?") == []  # a model's training
+
+
+def test_a_review_a_lesson_a_shift_a_commute_or_a_week_to_plan_asks_for_the_users_work():
+    for text in ("Can you help me prep for my annual review next week?", "Help me plan Monday's lesson.",
+                 "Any ideas for a fun lesson for my Year 9 class?", "Ik heb morgen weer nachtdienst, tips?",
+                 "Can you help me plan next week?", "Kannst du mir einen Plan für nächste Woche machen?",
+                 "¿Me ayudas a organizar la semana que viene?", "Qu'est-ce que je dois prévoir pour mon trajet ?"):
+        assert "work" in names(text), text
+    for text in ("What is a lesson in functional programming?", "Plan a trip for next week to Rome",
+                 "What did the Romans teach about lessons of history?", "How do night shifts affect sleep?"):
+        assert names(text) == [], text
+
+
+def test_a_stay_somewhere_for_a_while_states_where_the_user_is():
+    for content in ("The user is working remotely from Lisbon until the end of March.",
+                    "The user will be in Heraklion for a project until the end of May.",
+                    "The user is staying at Casa Azul in Oaxaca."):
+        assert states(_BY_NAME_TEST["home"], "", content), content
+    assert states(_BY_NAME_TEST["work"], "", "The user cycles 40 minutes to their office.")
+
+
+_BY_NAME_TEST = {a.name: a for a in ASPECTS}
