@@ -239,7 +239,8 @@ def rank(
     of an aspect of the user's life the query asks for (:mod:`memory_agent.memory.aspects`; absent =
     0), joined to that similarity by the same noisy-OR. Drops facts that are not live or are past
     ``valid_until`` at ``now``, those under the similarity floor of their kind and those under
-    ``min_score``; returns at most ``top_k``, best first by ``score + w_similarity · boost``.
+    ``min_score``; returns at most ``top_k``, best first by ``score + w_similarity · boost`` (equal ones
+    newest first, then by content, so the order never depends on the candidates' order).
 
     ``boost`` maps episode ids to their ordering bonus (:func:`episode_boosts`; absent = 0); when it is
     ``None`` it is computed over the candidates themselves, the speaker bonus only with ``query``. Facts of
@@ -266,5 +267,8 @@ def rank(
         bonus = boost.get(fact.id, 0.0) if fact.kind == EPISODE_KIND else 0.0
         order = score + config.w_similarity * bonus if bonus else score
         kept.append(ScoredFact(fact, sim, rec, score, lex, bonus, order))
-    kept.sort(key=lambda s: s.order, reverse=True)
+    # equal scores (facts of one turn a query in another language resembles not at all: similarity 0,
+    # the same recency and importance) are ordered by time, then content, never by where the store
+    # happened to list them: the same memories in the same order, run after run
+    kept.sort(key=lambda s: (s.order, s.fact.updated_at, s.fact.content), reverse=True)
     return kept[: config.top_k]

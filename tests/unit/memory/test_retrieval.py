@@ -31,3 +31,19 @@ def test_rank_maps_cosine_distance_and_filters():
     assert scored[0].recency < 1.0
     top1 = rank([(live, 0.2), (pref, 0.1)], day(2), RetrievalConfig(top_k=1))
     assert [s.fact.id for s in top1] == ["f_pref"]
+
+
+def test_equal_scores_rank_in_one_order_whatever_order_the_candidates_come_in():
+    """A query the embedder cannot read (another language) resembles none of a turn's facts: similarity 0,
+    the same recency and importance, so the scores tie; the ranking (and so the extraction prompt that
+    lists it) must not depend on the order the store listed them in."""
+    facts = [make_fact("u", f"f_{i}", content, importance=0.7) for i, content in
+             enumerate(["The user works as a UX designer.", "The user has a son named Elis.",
+                        "The user is on parental leave."])]
+    newer = make_fact("u", "f_new", "The user lives in Umeå.", importance=0.7, updated_at=day(1))
+    config = RetrievalConfig(min_similarity=-1.0, min_similarity_profile=-1.0, min_score=0.0)
+    orders = {tuple(s.fact.id for s in rank([(f, 1.2) for f in candidates], day(2), config))
+              for candidates in (facts + [newer], [newer] + facts[::-1], facts[1:] + [newer, facts[0]])}
+    assert len(orders) == 1
+    [order] = orders
+    assert order[0] == "f_new"  # more recent, so a higher score
