@@ -107,6 +107,9 @@ class ProposalPlanning:
         :func:`memory_agent.memory.end_dates.check_valid_until`): a refused date is left out, with
         the reason in the proposal's ``reason``.
 
+        An update whose new content validation refuses is dropped, and the live memory it names is
+        withdrawn (a RETRACT, asked about like any): the model judged it changed, so it is no longer true.
+
         Returns ``(proposals, dropped)``: proposals to show for approval (ADD/UPDATE/RETRACT) and
         dropped items ``{"proposal": dict, "id": str, "decision": "invalid"|"noop"|"drop", "reason": str}``.
         """

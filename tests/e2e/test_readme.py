@@ -162,6 +162,10 @@ RUN_ELSEWHERE = {
     "'replay:evals/recordings/eighth_changes.jsonl?answers=offline'": REPLAY_TEST,
     ".venv/bin/memory-agent eval redteam tests/data/redteam/eighth.jsonl --model "
     "'replay:evals/recordings/redteam_eighth.jsonl?answers=offline'": REPLAY_TEST,
+    ".venv/bin/memory-agent eval record run evals/scenarios/ninth_changes.jsonl --fixtures "
+    "evals/recordings/ninth_changes.jsonl --queue /tmp/bridge": REPLAY_TEST,
+    ".venv/bin/memory-agent eval scenarios evals/scenarios/ninth_changes.jsonl --model "
+    "'replay:evals/recordings/ninth_changes.jsonl?answers=offline'": REPLAY_TEST,
     ".venv/bin/memory-agent eval record redteam tests/data/redteam/thirteenth.jsonl --fixtures "
     "evals/recordings/redteam_thirteenth.jsonl --queue /tmp/bridge": REPLAY_TEST,
     ".venv/bin/memory-agent eval redteam tests/data/redteam/thirteenth.jsonl --model "
