@@ -132,7 +132,7 @@ _NAMES = re.compile(r"(?<=\S)\s+((?-i:[A-Z])[\w'-]+)")  # a capitalised word not
 _I_FORM = re.compile(r"I(?:'m|'ve|'d|'ll)?")  # the pronoun, never what "her" or "it" stands for
 # a name opening the sentence when no other is in it ("Priya and I split up."); a word that merely starts it
 # ("Finally done.") names no memory, so a "forget it" that points back to it retracts nothing
-_FIRST_NAME = re.compile(r"^\W*((?-i:[A-Z])[\w'-]+)\b(?<!\bI)")
+_FIRST_NAME = re.compile(r"^\W*((?-i:[A-Z])[\w'-]+)")
 _SUBJECT = re.compile(r"^(?:\W*(?:so|well|ok|okay|sadly|anyway|update|news)\W+)*(?P<np>(?:the|my|our)\s+[\w'-]+"
                       r"(?:\s+(?!is|was|are|were|has|had|got)[\w'-]+)?)\s+(?:is|was|are|were|has|had|got)\b", re.I)
 
@@ -177,6 +177,8 @@ def _extract(text: str, message_id: str, today: date | None) -> list[tuple[Propo
         subject = _SUBJECT.match(sentence.strip())
         names = [n for n in _NAMES.findall(sentence.strip()) if not _I_FORM.fullmatch(n)]
         first = _FIRST_NAME.match(sentence.strip())
+        if first and _I_FORM.fullmatch(first[1]):  # "I'm done.": the pronoun again
+            first = None
         antecedent = subject["np"] if subject else names[-1] if names else first[1] if first else ""
     return [(_corrected_in_place(fact, text, message_id), every) for fact, every in facts]
 

@@ -206,6 +206,7 @@ def test_forget_everything_about_her_points_back_to_the_name_that_opens_the_sent
     assert [(f.operation, f.target) for f in her if f.operation == "retract"] == [("retract", "m3"), ("retract", "m4")]
     done = judged("Finally done. Please forget it.", SHOWN)
     assert [f.target for f in done if f.operation == "retract"] in ([], [None])
+    assert [f for f in judged("I'm done. Please forget it.", SHOWN) if f.operation == "retract"] == []
 
 
 def test_an_end_the_user_states_is_read_at_the_prompts_date() -> None:
